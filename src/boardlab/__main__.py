@@ -1,0 +1,5 @@
+"""`python -m boardlab` runs the command-line interface."""
+
+from boardlab.cli.main import main
+
+raise SystemExit(main())

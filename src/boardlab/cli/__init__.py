@@ -1,0 +1,1 @@
+"""The `boardlab` command: one module per subcommand."""

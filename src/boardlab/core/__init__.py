@@ -1,0 +1,36 @@
+"""Game-agnostic core: players and outcomes, errors, the rules protocol, sessions, records."""
+
+from boardlab.core.errors import (
+    BoardLabError,
+    CorruptTableError,
+    GameOverError,
+    IllegalMoveError,
+    MissingTableError,
+    NotationError,
+    UnknownGameError,
+)
+from boardlab.core.outcome import Outcome, Reason, Value
+from boardlab.core.registry import GameInfo, games, get_game, make_rules, register
+from boardlab.core.rules import Rules
+from boardlab.core.session import GameSession, Ply
+
+__all__ = [
+    "BoardLabError",
+    "CorruptTableError",
+    "GameInfo",
+    "GameOverError",
+    "GameSession",
+    "IllegalMoveError",
+    "MissingTableError",
+    "NotationError",
+    "Outcome",
+    "Ply",
+    "Reason",
+    "Rules",
+    "UnknownGameError",
+    "Value",
+    "games",
+    "get_game",
+    "make_rules",
+    "register",
+]

@@ -1,0 +1,32 @@
+"""Error types shared by every game, so callers can tell bad text from a bad move."""
+
+
+class BoardLabError(Exception):
+    """Base of every error BoardLab raises on purpose; its message is one line for a user."""
+
+
+class NotationError(BoardLabError, ValueError):
+    """Text that is not well-formed notation for a square, move, position or record."""
+
+
+class IllegalMoveError(BoardLabError, ValueError):
+    """A well-formed move that the rules do not allow in the given position."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move was attempted in a finished game."""
+
+
+class UnknownGameError(BoardLabError, ValueError):
+    """A game or variant name, or an option value, that is not known."""
+
+
+class MissingTableError(BoardLabError, KeyError):
+    """A tablebase that is needed is not built, or not usable."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; a user wants the plain message
+        return str(self.args[0]) if self.args else "missing table"
+
+
+class CorruptTableError(BoardLabError, ValueError):
+    """A tablebase file that is truncated, damaged or made for other rules."""

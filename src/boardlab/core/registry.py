@@ -1,0 +1,75 @@
+"""Games register here by short name; front ends look them up without importing them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardlab.core.errors import UnknownGameError
+from boardlab.core.rules import Rules
+
+AnyRules = Rules[Any, Any]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game, declared once as data."""
+
+    name: str
+    title: str
+    variants: tuple[str, ...]
+    default_variant: str
+    sizes: tuple[int, int]  # smallest and largest board size
+    default_size: int
+    make: Callable[[str, int | None], AnyRules] = field(repr=False)
+    variant_sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def rules(self, variant: str | None = None, size: int | None = None) -> AnyRules:
+        """Rules for a variant and size (defaults where None); raises UnknownGameError."""
+        v = variant or self.default_variant
+        if v not in self.variants:
+            known = ", ".join(self.variants)
+            raise UnknownGameError(f"unknown {self.name} variant {v!r} (known: {known})")
+        return self.make(v, size)
+
+
+_GAMES: dict[str, GameInfo] = {}
+
+
+def register(info: GameInfo) -> None:
+    """Make a game known by its short name."""
+    _GAMES[info.name] = info
+
+
+def _load_builtin() -> None:
+    # Importing a game module registers it.
+    import boardlab.games.dodgem  # noqa: F401
+
+    try:
+        import boardlab.games.dotdash  # noqa: F401
+    except ImportError:  # pragma: no cover - Dot Dash ships with the package
+        pass
+
+
+def games() -> dict[str, GameInfo]:
+    """Every registered game by name."""
+    if not _GAMES:
+        _load_builtin()
+    return dict(_GAMES)
+
+
+def get_game(name: str) -> GameInfo:
+    """The game registered as `name`; raises UnknownGameError."""
+    known = games()
+    key = name.strip().lower().replace("-", "").replace("_", "")
+    aliases = {"dodgem": "dodgem", "dodgem'": "dodgem", "dotdash": "dotdash"}
+    key = aliases.get(key, key)
+    if key not in known:
+        raise UnknownGameError(f"unknown game {name!r} (known: {', '.join(sorted(known))})")
+    return known[key]
+
+
+def make_rules(game: str = "dodgem", variant: str | None = None, size: int | None = None) -> AnyRules:
+    """Rules for a game, variant and size by name; the usual entry point for front ends."""
+    return get_game(game).rules(variant, size)

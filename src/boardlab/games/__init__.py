@@ -1,0 +1,1 @@
+"""The games BoardLab knows; each registers itself in the core registry on import."""
