@@ -1,0 +1,59 @@
+"""`boardlab perft`: leaf counts of the move tree, the move generator's correctness oracle."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from typing import Any
+
+from boardlab.cli.common import add_game_args, console, rules_from_args
+from boardlab.core.errors import UnknownGameError
+
+
+def register(sub: Any) -> None:
+    """Add the perft parser."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "perft",
+        help="count the leaves of the move tree at a depth",
+        description="Count the leaf nodes of the move tree at DEPTH plies from the start or a "
+        "position. A finished game has no children; repetition is ignored. The count is the "
+        "last number printed.",
+    )
+    add_game_args(p)
+    p.add_argument("--position", help="start from this position (canonical notation)")
+    p.add_argument("--depth", type=int, required=True, help="depth in plies")
+    p.add_argument(
+        "--divide", action="store_true", help="also print the count below each first move"
+    )
+    p.set_defaults(func=run)
+
+
+def perft_function(game: str) -> Any:
+    """The compiled perft of a game: module boardlab.games.<game>.perft, function perft."""
+    try:
+        module = importlib.import_module(f"boardlab.games.{game}.perft")
+    except ModuleNotFoundError:
+        raise UnknownGameError(f"no perft for game {game!r}") from None
+    return module.perft
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the leaf count (last) and the rate."""
+    rules = rules_from_args(args)
+    if args.depth < 0:
+        raise UnknownGameError("--depth must be 0 or more")
+    position = rules.parse_position(args.position) if args.position else rules.start()
+    perft = perft_function(rules.game)
+    perft(rules, position, min(args.depth, 1))  # compile (or load) the kernel before timing
+    if args.divide and args.depth >= 1 and rules.outcome(position) is None:
+        for move in rules.legal_moves(position):
+            child = rules.play(position, move)
+            console.print(f"{rules.format_move(move)}: {perft(rules, child, args.depth - 1)}")
+    t0 = time.perf_counter()
+    count = int(perft(rules, position, args.depth))
+    seconds = time.perf_counter() - t0
+    rate = count / seconds if seconds > 0 else float("inf")
+    console.print(f"[dim]{seconds:.3f} s, {rate:,.0f} leaves/s[/]")
+    print(count)
+    return 0

@@ -1,0 +1,96 @@
+"""`boardlab watch`: the computer against itself, one game move by move or many with a tally."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from boardlab.ai.base import make_player
+from boardlab.ai.match import play_game
+from boardlab.cli.common import add_game_args, console, rules_from_args
+from boardlab.cli.play import add_side_args, render, sides_from_args
+from boardlab.core.errors import UnknownGameError
+from boardlab.core.session import GameSession
+
+
+def register(sub: Any) -> None:
+    """Add the watch parser."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "watch",
+        help="watch the computer play itself",
+        description="Computer against computer. One game is shown move by move; with --games N "
+        "above 1 a progress bar keeps the running tally and the totals are printed at the end.",
+    )
+    add_game_args(p)
+    add_side_args(p, "random", "random")
+    p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
+    p.add_argument("--delay", type=float, default=0.5, help="seconds between shown moves")
+    p.add_argument("--seed", type=int, default=None, help="seed, for a reproducible run")
+    p.add_argument("--position", help="start from this position (canonical notation)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the games and show them."""
+    rules = rules_from_args(args)
+    sides = sides_from_args(args, rules)
+    if "human" in sides:
+        raise UnknownGameError("watch is computer against computer: give each side random or 1-4")
+    if args.games < 1:
+        raise UnknownGameError("--games must be at least 1")
+    players = [make_player(s, rules) for s in sides]
+    start = rules.parse_position(args.position) if args.position else None
+    rng = random.Random(args.seed)
+    names = rules.player_names
+    if args.games == 1:
+
+        def show(session: GameSession[Any, Any]) -> None:
+            mover = names[1 - session.to_move]
+            console.print(f"{mover} plays {rules.format_move(session.moves[-1])}")
+            console.print(render(rules, session.position, session.moves[-1]))
+            if args.delay > 0:
+                time.sleep(args.delay)
+
+        console.print(render(rules, start if start is not None else rules.start(), None))
+        session = play_game(rules, players, rng, start=start, on_move=show)
+        result = session.result
+        console.print(f"[bold]{result.describe(names) if result else 'Unfinished'}[/]")
+        return 0
+    tally = {0: 0, 1: 0, None: 0}
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[tally]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+
+    def tally_text() -> str:
+        return f"{names[0]} {tally[0]} · {names[1]} {tally[1]} · draws {tally[None]}"
+
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("games", total=args.games, tally=tally_text())
+        for _ in range(args.games):
+            session = play_game(rules, players, rng, start=start)
+            outcome = session.result
+            tally[outcome.winner if outcome else None] += 1
+            progress.update(task, advance=1, tally=tally_text())
+    table = Table(title=f"{args.games} games: {names[0]} {sides[0]} vs {names[1]} {sides[1]}")
+    for col in (f"{names[0]} wins", f"{names[1]} wins", "draws"):
+        table.add_column(col, justify="right")
+    table.add_row(str(tally[0]), str(tally[1]), str(tally[None]))
+    console.print(table)
+    return 0
