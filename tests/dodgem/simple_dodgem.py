@@ -24,7 +24,11 @@ class SimpleGame:
         n = self.size
         if self.geometry == "classic":
             return frozenset((0, r) for r in range(1, n)), frozenset((f, 0) for f in range(1, n)), 0
-        return frozenset((0, r) for r in range(n - 1)), frozenset((n - 1, r) for r in range(1, n)), 0
+        return (
+            frozenset((0, r) for r in range(n - 1)),
+            frozenset((n - 1, r) for r in range(1, n)),
+            0,
+        )
 
     def on_board(self, f: int, r: int) -> bool:
         return 0 <= f < self.size and 0 <= r < self.size

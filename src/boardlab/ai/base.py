@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -65,10 +66,11 @@ def make_player(spec: str, rules: Rules[Any, Any]) -> Player:
     key = spec.strip().lower().removeprefix("level").strip()
     if key == "random":
         return RandomPlayer()
-    try:
-        from boardlab.ai.levels import player_for_level
-    except ImportError:
-        player_for_level = None
-    if key in {"1", "2", "3", "4"} and player_for_level is not None:
-        return player_for_level(int(key), rules)
+    if key in {"1", "2", "3", "4"}:
+        try:
+            levels = importlib.import_module("boardlab.ai.levels")
+        except ModuleNotFoundError:
+            raise UnknownGameError("computer levels are not available") from None
+        player: Player = levels.player_for_level(int(key), rules)
+        return player
     raise UnknownGameError(f"unknown player {spec!r} (expected human, random or a level 1-4)")

@@ -32,7 +32,8 @@ def add_game_args(parser: argparse.ArgumentParser, size_help: str | None = None)
         "--size",
         type=int,
         default=None,
-        help=size_help or "board size (Dodgem 3-8, default 4; Piecepack 6; Dot Dash 7-19, default 13)",
+        help=size_help
+        or "board size (Dodgem 3-8, default 4; Piecepack 6; Dot Dash 7-19, default 13)",
     )
 
 

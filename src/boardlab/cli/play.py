@@ -145,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
             assert player is not None
             move = player.choose(rules, session.position, session.positions[:-1], rng)
             session.play(move)
-            console.print(f"{names[1 - session.to_move]} ({player.name}) plays {rules.format_move(move)}")
+            console.print(
+                f"{names[1 - session.to_move]} ({player.name}) plays {rules.format_move(move)}"
+            )
             continue
         if result is not None:
             console.print(f"[bold]{result.describe(names)}[/] — undo, save FILE or quit")

@@ -44,12 +44,14 @@ def register(info: GameInfo) -> None:
 
 def _load_builtin() -> None:
     # Importing a game module registers it.
-    import boardlab.games.dodgem  # noqa: F401
+    import importlib
 
-    try:
-        import boardlab.games.dotdash  # noqa: F401
-    except ImportError:  # pragma: no cover - Dot Dash ships with the package
-        pass
+    for name in ("dodgem", "dotdash"):
+        try:
+            importlib.import_module(f"boardlab.games.{name}")
+        except ModuleNotFoundError as exc:  # a game package not installed
+            if exc.name != f"boardlab.games.{name}":
+                raise
 
 
 def games() -> dict[str, GameInfo]:
@@ -70,6 +72,8 @@ def get_game(name: str) -> GameInfo:
     return known[key]
 
 
-def make_rules(game: str = "dodgem", variant: str | None = None, size: int | None = None) -> AnyRules:
+def make_rules(
+    game: str = "dodgem", variant: str | None = None, size: int | None = None
+) -> AnyRules:
     """Rules for a game, variant and size by name; the usual entry point for front ends."""
     return get_game(game).rules(variant, size)

@@ -156,7 +156,8 @@ def parse_position(text: str, letters: str = "BR") -> DodgemPosition:
     parts = t.split()
     if len(parts) != 2:
         raise NotationError(
-            f"{t!r} is not a Dodgem position (expected ranks and the side to move, e.g. 'B2/B2/1RR b')"
+            f"{t!r} is not a Dodgem position "
+            "(expected ranks and the side to move, e.g. 'B2/B2/1RR b')"
         )
     board, side = parts[0].upper(), parts[1].upper()
     if side not in letters or len(side) != 1:
@@ -175,7 +176,8 @@ def parse_position(text: str, letters: str = "BR") -> DodgemPosition:
                 continue
             if token not in letters:
                 raise NotationError(
-                    f"unexpected {token!r} in rank {rank + 1}: cars are {letters[0]} and {letters[1]}"
+                    f"unexpected {token!r} in rank {rank + 1}: "
+                    f"cars are {letters[0]} and {letters[1]}"
                 )
             if file >= n:
                 break

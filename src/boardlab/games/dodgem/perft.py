@@ -96,7 +96,7 @@ def _perft(
     firsts[depth], seconds[depth], sides[depth] = first, second, side
     counts[depth] = _expand(first, second, side, steps, blocked, buf[depth])
     if depth == 1:
-        return counts[depth]
+        return int(counts[depth])
     one = np.uint64(1)
     total = 0
     level = depth
@@ -135,7 +135,7 @@ def perft(rules: DodgemRules, position: DodgemPosition, depth: int) -> int:
     if depth < 0:
         raise ValueError("depth must be at least 0")
     buf = np.zeros((depth + 1, 3 * rules.size * rules.size, 2), dtype=np.int64)
-    return int(
+    count: int = int(
         _perft(
             np.uint64(position.first),
             np.uint64(position.second),
@@ -146,3 +146,4 @@ def perft(rules: DodgemRules, position: DodgemPosition, depth: int) -> int:
             buf,
         )
     )
+    return count

@@ -234,7 +234,9 @@ class DodgemRules:
         if owner is None:
             raise IllegalMoveError(f"there is no car on {move.src}")
         if owner != player:
-            raise IllegalMoveError(f"the car on {move.src} is {names[owner]}'s; {names[player]} to move")
+            raise IllegalMoveError(
+                f"the car on {move.src} is {names[owner]}'s; {names[player]} to move"
+            )
         n = position.size
         s = move.src.index(n)
         if move.dst is None:
@@ -269,7 +271,8 @@ class DodgemRules:
     def _check_board(self, position: DodgemPosition) -> None:
         if position.size != self.size or position.letters != self.letters:
             raise IllegalMoveError(
-                f"the position is for another board (size {position.size}, colours {position.letters})"
+                f"the position is for another board "
+                f"(size {position.size}, colours {position.letters})"
             )
 
     # -- notation --------------------------------------------------------------------------
@@ -303,9 +306,7 @@ class DodgemRules:
 def rules_for(variant: str = "classic", size: int | None = None) -> DodgemRules:
     """Rules of a named variant; Piecepack defaults to 6×6, the others to 4×4."""
     if variant not in VARIANTS:
-        raise UnknownGameError(
-            f"unknown Dodgem variant {variant!r} (known: {', '.join(VARIANTS)})"
-        )
+        raise UnknownGameError(f"unknown Dodgem variant {variant!r} (known: {', '.join(VARIANTS)})")
     opts = VARIANTS[variant]
     geometry = opts["geometry"]
     n = DEFAULT_SIZE[geometry] if size is None else size
