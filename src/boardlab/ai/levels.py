@@ -1,0 +1,59 @@
+"""Levels 1-4, the way users pick computer opponents (see docs/ai-levels.md).
+
+Dodgem, every variant and size:
+1. beginner: looks two plies ahead, misjudges positions by a wide margin (noise of about
+   1.5 steps) and one move in five is a random one;
+2. casual: looks three plies ahead with smaller noise (about half a step), never random;
+3. strong: iterative-deepening alpha-beta, 30,000 nodes a move (about 0.15 s on 5×5);
+4. perfect from the complete table where one exists (tables up to 4×4 are built on first
+   use), else the same search with 300,000 nodes a move (about 1.5 s).
+
+Node budgets rather than clocks decide moves, so games replay exactly from their seed; each
+search also stops at a time cap that only a slow machine reaches.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from boardlab.ai.base import Player
+from boardlab.core.errors import UnknownGameError
+from boardlab.core.rules import Rules
+
+LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "strong", 4: "perfect"}
+
+LEVEL3_NODES = 30_000
+LEVEL3_TIME_CAP = 1.0
+LEVEL4_NODES = 300_000
+LEVEL4_TIME_CAP = 5.0
+
+
+def dodgem_player(level: int) -> Player:
+    """A Dodgem player of the given level (the players keep their own search tables)."""
+    from boardlab.ai.perfect import PerfectPlayer
+    from boardlab.ai.players import NoisySearchPlayer, SearchPlayer
+
+    if level == 1:
+        return NoisySearchPlayer("level 1", depth=2, noise=150.0, blunder=0.2)
+    if level == 2:
+        return NoisySearchPlayer("level 2", depth=3, noise=50.0)
+    if level == 3:
+        return SearchPlayer("level 3", nodes=LEVEL3_NODES, time_cap=LEVEL3_TIME_CAP)
+    if level == 4:
+        return PerfectPlayer(SearchPlayer("level 4", nodes=LEVEL4_NODES, time_cap=LEVEL4_TIME_CAP))
+    raise UnknownGameError(f"unknown level {level} (levels are 1 to 4)")
+
+
+def player_for_level(level: int, rules: Rules[Any, Any]) -> Player:
+    """The computer player of `level` (1-4) for the game of `rules`."""
+    if level not in LEVEL_NAMES:
+        raise UnknownGameError(f"unknown level {level} (levels are 1 to 4)")
+    game = rules.game
+    if game == "dotdash":
+        module = importlib.import_module("boardlab.ai.dotdash")
+        player: Player = module.player_for_level(level, rules)
+        return player
+    if game == "dodgem":
+        return dodgem_player(level)
+    raise UnknownGameError(f"no computer levels for the game {game!r}")

@@ -1,0 +1,131 @@
+"""The perfect Dodgem player: plays from the complete table, and sets traps in drawn games.
+
+- Won: the fastest win (so it never repeats a position on the way).
+- Lost: a move that draws by repetition if the game's history offers one, else the slowest loss,
+  among equally slow ones the one that leaves the opponent the fewest winning replies.
+- Drawn: a move that keeps the draw, preferring the one whose replies lose most often for
+  the opponent (the deeper those losses, the better), then positions seen less often; a
+  third repetition is played only when no other drawing move exists.
+
+Without a table (boards over 4×4 not built, Piecepack, 6×6 and up) it plays by search and says
+so once on stderr.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from boardlab.ai.base import Limits
+from boardlab.ai.players import SearchPlayer, _dodgem_args
+from boardlab.ai.tables import open_table
+from boardlab.core.outcome import Value
+from boardlab.core.rules import Rules
+from boardlab.games.dodgem.notation import DodgemMove, DodgemPosition
+from boardlab.games.dodgem.rules import DodgemRules
+
+_warned: set[str] = set()
+
+
+def _warn_once(rules: DodgemRules) -> None:
+    key = rules.ruleset_id()
+    if key not in _warned:
+        _warned.add(key)
+        print(
+            f"note: no complete table for {key}; level 4 plays by search "
+            "(build one with `boardlab solve`)",
+            file=sys.stderr,
+        )
+
+
+class PerfectPlayer:
+    """Level 4: perfect play from the table where one exists, else the strongest search."""
+
+    def __init__(self, fallback: SearchPlayer, build_small: bool = True) -> None:
+        self.name = "level 4"
+        self.fallback = fallback
+        self.build_small = build_small
+
+    def has_table(self, rules: DodgemRules) -> bool:
+        """True if a complete table is open (or can be built at once) for `rules`."""
+        return open_table(rules, build=self.build_small) is not None
+
+    def choose(
+        self,
+        rules: Rules[Any, Any],
+        position: Hashable,
+        history: Sequence[Hashable],
+        rng: random.Random,
+        limits: Limits | None = None,
+    ) -> DodgemMove:
+        """The table's best move (see the module docstring), or the search's."""
+        drules, pos, hist = _dodgem_args(rules, position, history)
+        table = open_table(drules, build=self.build_small)
+        if table is None:
+            _warn_once(drules)
+            return self.fallback.choose(rules, position, history, rng, limits)
+        return choose_from_table(drules, table, pos, hist, rng)
+
+
+def _probe(table: Any, pos: DodgemPosition) -> tuple[Value, int]:
+    value, remoteness = table.probe(pos)
+    return Value(value), -1 if remoteness is None else int(remoteness)
+
+
+def choose_from_table(
+    rules: DodgemRules,
+    table: Any,
+    pos: DodgemPosition,
+    history: Sequence[DodgemPosition],
+    rng: random.Random,
+) -> DodgemMove:
+    """The perfect player's move in `pos` given the game's earlier positions."""
+    rep = rules.repetition or 1 << 30
+    counts: dict[DodgemPosition, int] = {}
+    for p in (*history, pos):
+        counts[p] = counts.get(p, 0) + 1
+    wins: list[tuple[int, DodgemMove]] = []
+    draws: list[tuple[tuple[int, ...], DodgemMove]] = []
+    losses: list[tuple[tuple[int, ...], DodgemMove]] = []
+    for move in rules.legal_moves(pos):
+        child = rules.play(pos, move)
+        seen = counts.get(child, 0)
+        if seen + 1 >= rep:  # this move ends the game in a draw by repetition
+            draws.append(((1, 0, 0, seen), move))
+            continue
+        theirs, remoteness = _probe(table, child)
+        mine = theirs.flipped()
+        if mine is Value.WIN:
+            wins.append((remoteness, move))
+            continue
+        replies = rules.legal_moves(child)
+        # Opponent mistakes among the replies: losing ones (won for us) and, when we are
+        # lost, drawing ones too. A reply that repeats a third time draws.
+        losing, depth_sum, mistakes = 0, 0, 0
+        for reply in replies:
+            grand = rules.play(child, reply)
+            if counts.get(grand, 0) + 1 >= rep:
+                mistakes += 1
+                continue
+            v, r = _probe(table, grand)
+            if v is Value.WIN:
+                losing += 1
+                depth_sum += r
+            if v is not Value.LOSS:
+                mistakes += 1
+        if mine is Value.DRAW:
+            draws.append(((0, -losing, -depth_sum, seen), move))
+        else:
+            losses.append(((-remoteness, -mistakes, seen), move))
+    if wins:
+        best_r = min(r for r, _ in wins)
+        pool = [m for r, m in wins if r == best_r]
+    elif draws:
+        best_k = min(k for k, _ in draws)
+        pool = [m for k, m in draws if k == best_k]
+    else:
+        best_l = min(k for k, _ in losses)
+        pool = [m for k, m in losses if k == best_l]
+    return pool[rng.randrange(len(pool))]
