@@ -1,0 +1,259 @@
+"""Solving whole boards: slice order, symmetry, parallel workers and resumable work dirs.
+
+A work dir holds `scratch.u16` (the whole index space, shared by the workers through mmap)
+and one part file per solved slice (`parts/<bk>-<rk>.part`, written to a temporary name and
+renamed). A run first loads every valid part into the scratch file, then solves the rest in
+level order; the part files alone decide what is done, so any interruption is safe.
+
+`plan` and `solve_slices` are the interface a cluster scheduler can drive: run the levels
+in order, and within a level hand out the slice lists to any number of workers that share
+the work dir.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from boardlab.core.errors import BoardLabError
+from boardlab.games.dodgem.rules import DodgemRules
+from boardlab.solver.index import IndexScheme, geometry_rules, scheme_for
+from boardlab.solver.kernel import mirror_slice, solve_slice
+
+Table = npt.NDArray[np.uint16]
+Slice = tuple[int, int]
+PART_MAGIC = b"BLPART1\n"
+
+
+class SolveError(BoardLabError):
+    """The solver found its own state inconsistent (a bug, never bad input)."""
+
+
+def plan(rules: DodgemRules, symmetry: bool = True) -> list[list[Slice]]:
+    """Slices to solve, grouped by level from the highest (first to solve) down.
+
+    With `symmetry`, only slices with blue key <= red key are listed; the others are
+    copies made by `solve_slices`."""
+    sch = scheme_for(geometry_rules(rules))
+    k = sch.num_keys
+    by_level: dict[int, list[Slice]] = {}
+    for bk in range(k):
+        for rk in range(k):
+            if symmetry and bk > rk:
+                continue
+            by_level.setdefault(sch.level(bk, rk), []).append((bk, rk))
+    return [by_level[lv] for lv in sorted(by_level, reverse=True)]
+
+
+def _kernel_args(sch: IndexScheme) -> tuple[object, ...]:
+    b, r = sch.blue_moves, sch.red_moves
+    return (
+        sch.num_keys,
+        sch.key_size,
+        sch.key_offset,
+        sch.slice_offset,
+        sch.key_of,
+        sch.blue_mask,
+        sch.red_mask,
+        b.dest,
+        b.child,
+        b.kind,
+        b.un_src,
+        b.un_parent,
+        r.dest,
+        r.child,
+        r.kind,
+        r.un_src,
+        r.un_parent,
+    )
+
+
+def solve_one(table: Table, rules: DodgemRules, bk: int, rk: int, symmetry: bool) -> int:
+    """Solve one slice in place (and its mirror with `symmetry`); returns its max remoteness."""
+    sch = scheme_for(geometry_rules(rules))
+    res = int(
+        solve_slice(
+            table,
+            bk,
+            rk,
+            *_kernel_args(sch),
+            rules.blocked == "wins",
+            rules.goal == "misere",
+        )
+    )
+    if res == -1:
+        raise SolveError(f"slice {bk}-{rk} of {rules.ruleset_id()} needs an unsolved slice")
+    if res == -2:
+        raise SolveError(f"slice {bk}-{rk} of {rules.ruleset_id()}: remoteness out of range")
+    if symmetry and bk != rk:
+        mirror_slice(table, bk, rk, sch.num_keys, sch.key_size, sch.slice_offset)
+    return res
+
+
+def check_supported(rules: DodgemRules) -> None:
+    """Raise unless the solver handles these rules (sizes 3-5, classic geometry, no pass)."""
+    if rules.geometry != "classic" or rules.blocked == "passes" or not 3 <= rules.size <= 5:
+        raise BoardLabError(
+            f"no tablebase for {rules.ruleset_id()}: the solver covers classic Dodgem "
+            "(blocked wins or loses, any goal) on 3×3 to 5×5 boards"
+        )
+
+
+def solve_in_memory(rules: DodgemRules, symmetry: bool = True) -> Table:
+    """The complete code table of a board, solved in this process (small boards, tests)."""
+    check_supported(rules)
+    sch = scheme_for(geometry_rules(rules))
+    table = np.zeros(sch.total, dtype=np.uint16)
+    for level in plan(rules, symmetry):
+        for bk, rk in level:
+            solve_one(table, rules, bk, rk, symmetry)
+    return table
+
+
+# -- work dir ----------------------------------------------------------------------------
+
+
+def _part_path(work: Path, bk: int, rk: int) -> Path:
+    return work / "parts" / f"{bk}-{rk}.part"
+
+
+def _write_part(work: Path, table: Table, sch: IndexScheme, bk: int, rk: int) -> None:
+    lo = int(sch.slice_offset[bk * sch.num_keys + rk])
+    data = table[lo : lo + sch.slice_size(bk, rk)].tobytes()
+    head = PART_MAGIC + struct.pack("<IIQI", bk, rk, len(data), zlib.crc32(data))
+    path = _part_path(work, bk, rk)
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(head + data)
+    os.replace(tmp, path)
+
+
+def _read_part(work: Path, sch: IndexScheme, bk: int, rk: int) -> Table | None:
+    path = _part_path(work, bk, rk)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    hsize = len(PART_MAGIC) + struct.calcsize("<IIQI")
+    if len(raw) < hsize or not raw.startswith(PART_MAGIC):
+        return None
+    b, r, length, crc = struct.unpack_from("<IIQI", raw, len(PART_MAGIC))
+    data = raw[hsize:]
+    if (b, r) != (bk, rk) or length != len(data) or length != 2 * sch.slice_size(bk, rk):
+        return None
+    if zlib.crc32(data) != crc:
+        return None
+    return np.frombuffer(data, dtype=np.uint16)
+
+
+_WORKER: dict[str, object] = {}
+
+
+def _open_scratch(work: Path, total: int) -> Table:
+    path = work / "scratch.u16"
+    mode = "r+" if path.exists() and path.stat().st_size == 2 * total else "w+"
+    mm = np.memmap(path, dtype=np.uint16, mode=mode, shape=(total,))
+    return mm
+
+
+def solve_slices(rules: DodgemRules, work: Path, slices: Sequence[Slice], symmetry: bool) -> int:
+    """Solve slices whose children are done, writing scratch and part files; max remoteness."""
+    sch = scheme_for(geometry_rules(rules))
+    key = str(work)
+    if _WORKER.get("work") != key:
+        _WORKER["work"] = key
+        _WORKER["table"] = _open_scratch(work, sch.total)
+    table = _WORKER["table"]
+    assert isinstance(table, np.memmap)
+    arr = table.view(np.ndarray)
+    best = 0
+    for bk, rk in slices:
+        best = max(best, solve_one(arr, rules, bk, rk, symmetry))
+        _write_part(work, arr, sch, bk, rk)
+    return best
+
+
+def _worker_solve(opts: dict[str, object], work: str, slices: list[Slice], symmetry: bool) -> int:
+    rules = DodgemRules(**opts)  # type: ignore[arg-type]
+    return solve_slices(rules, Path(work), slices, symmetry)
+
+
+def _chunks(items: list[Slice], parts: int) -> list[list[Slice]]:
+    size = max(1, min(64, len(items) // (4 * parts) or 1))
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def solve_to_workdir(
+    rules: DodgemRules,
+    work: Path,
+    jobs: int = 1,
+    symmetry: bool = True,
+    on_progress: Callable[[int, int, int], None] | None = None,
+) -> Table:
+    """Solve every slice not yet in `work`; returns the scratch table (a memmap).
+
+    `on_progress(done_slices, total_slices, positions_done)` follows every finished chunk."""
+    check_supported(rules)
+    sch = scheme_for(geometry_rules(rules))
+    (work / "parts").mkdir(parents=True, exist_ok=True)
+    table = _open_scratch(work, sch.total)
+    arr = table.view(np.ndarray)
+    levels = plan(rules, symmetry)
+    total = sum(len(lv) for lv in levels)
+    done = 0
+    positions = 0
+    todo: list[list[Slice]] = []
+    for level in levels:
+        rest = []
+        for bk, rk in level:
+            part = _read_part(work, sch, bk, rk)
+            if part is None:
+                rest.append((bk, rk))
+                continue
+            lo = int(sch.slice_offset[bk * sch.num_keys + rk])
+            arr[lo : lo + len(part)] = part
+            if symmetry and bk != rk:
+                mirror_slice(arr, bk, rk, sch.num_keys, sch.key_size, sch.slice_offset)
+            done += 1
+            positions += sch.slice_size(bk, rk)
+        todo.append(rest)
+    if on_progress:
+        on_progress(done, total, positions)
+    table.flush()
+    opts = {"size": rules.size, "blocked": rules.blocked, "goal": rules.goal}
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    try:
+        for rest in todo:
+            if not rest:
+                continue
+            if pool is None or len(rest) < 4:
+                for sl in rest:
+                    solve_slices(rules, work, [sl], symmetry)
+                    done += 1
+                    positions += sch.slice_size(*sl)
+                    if on_progress:
+                        on_progress(done, total, positions)
+                continue
+            futures = {
+                pool.submit(_worker_solve, opts, str(work), chunk, symmetry): chunk
+                for chunk in _chunks(rest, jobs)
+            }
+            for fut in futures:
+                fut.result()
+                chunk = futures[fut]
+                done += len(chunk)
+                positions += sum(sch.slice_size(*sl) for sl in chunk)
+                if on_progress:
+                    on_progress(done, total, positions)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    _WORKER.clear()
+    return table
