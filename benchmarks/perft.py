@@ -11,10 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _machine import header  # noqa: E402
+from _machine import header
 
-from boardlab.core import make_rules  # noqa: E402
-from boardlab.games.dodgem.perft import perft  # noqa: E402
+from boardlab.core import make_rules
+from boardlab.games.dodgem.perft import perft
 
 CASES = [
     ("classic", 3, 14),
