@@ -54,7 +54,7 @@ def test_a_move_of_the_other_side_is_illegal(game: str, variant: str) -> None:
     rules = games()[game].rules(variant, None)
     start = rules.start()
     session: GameSession = GameSession(rules, start)  # type: ignore[type-arg]
-    first = list(rules.legal_moves(start))[0]
+    first = rules.legal_moves(start)[0]
     after = rules.play(start, first)
     # Replaying the same move from the next position is never legal for the other side
     # (the piece has left its square).
