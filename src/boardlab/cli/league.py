@@ -1,0 +1,106 @@
+"""`boardlab league`: a round robin between computer levels, as a table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from boardlab.cli.common import UsageError, add_game_args, console, err_console, print_json
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `league` parser."""
+    p = subparsers.add_parser(
+        "league",
+        help="round robin between computer levels",
+        description="Every ordered pair of players plays G games (threefold repetition "
+        "draws). Rows are the first player, columns the second; cells are the first "
+        "player's wins-losses-draws.",
+    )
+    add_game_args(p)
+    p.add_argument(
+        "--levels",
+        default="1,2,3,4",
+        help="comma-separated players: levels 1-4 or 'random' (default 1,2,3,4)",
+    )
+    p.add_argument("--games", type=int, default=10, help="games per ordered pair (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="league seed (default 0)")
+    p.add_argument(
+        "--jobs", type=int, default=1, help="worker processes (results do not depend on it)"
+    )
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.set_defaults(func=run)
+
+
+def _parse_levels(text: str) -> list[str]:
+    names = [t.strip().lower() for t in text.split(",") if t.strip()]
+    if len(names) < 2:
+        raise UsageError("--levels needs at least two players, e.g. 1,2,3,4")
+    if len(set(names)) != len(names):
+        raise UsageError("--levels names a player twice")
+    for n in names:
+        if n not in {"1", "2", "3", "4", "random"}:
+            raise UsageError(f"unknown player {n!r} in --levels (levels 1-4 or random)")
+    return names
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the league and print its table (or JSON)."""
+    from boardlab.ai.league import run_league, scores
+    from boardlab.core.registry import make_rules
+
+    players = _parse_levels(args.levels)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    jobs = min(args.jobs, os.cpu_count() or 1)
+    rules = make_rules(args.game, args.variant, args.size)
+    total = len(players) * (len(players) - 1) * args.games
+
+    with Progress(
+        TextColumn("league"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+        disable=args.json or not err_console.is_terminal,
+    ) as progress:
+        task = progress.add_task("games", total=total)
+        results = run_league(
+            args.game,
+            args.variant,
+            args.size,
+            players,
+            args.games,
+            seed=args.seed,
+            jobs=jobs,
+            on_game=lambda _spec, _outcome: progress.advance(task),
+        )
+
+    if args.json:
+        print_json({"results": [r.as_dict() for r in results]})
+        return 0
+
+    label = {p: (p if p == "random" else f"L{p}") for p in players}
+    cells = {(r.first, r.second): f"{r.win}-{r.loss}-{r.draw}" for r in results}
+    pts = scores(results)
+    title = (
+        f"{rules.game} {rules.variant} {rules.size}×{rules.size}: {args.games} games per "
+        f"pair, seed {args.seed} (first player's wins-losses-draws)"
+    )
+    table = Table(title=title)
+    table.add_column("first \\ second")
+    for p in players:
+        table.add_column(label[p], justify="center")
+    table.add_column("score", justify="right")
+    for a in players:
+        points, n = pts[a]
+        row = [cells.get((a, b), "—") for b in players]
+        table.add_row(label[a], *row, f"{points:g}/{n} ({100 * points / n:.0f}%)")
+    console.print(table)
+    return 0
