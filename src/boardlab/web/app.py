@@ -1,0 +1,63 @@
+"""The FastAPI application: the JSON API under /api and the static single-page app at /."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from boardlab import __version__
+from boardlab.core.errors import BoardLabError, MissingTableError, UnknownGameError
+from boardlab.web.routes import router
+from boardlab.web.service import Service
+
+STATIC = Path(__file__).parent / "static"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        parts.append(f"{where}: {err.get('msg', 'invalid')}" if where else str(err.get("msg")))
+    return _one_line("; ".join(parts)) or "invalid request"
+
+
+def create_app(tables: Path | None = None, auto_build: bool = True) -> FastAPI:
+    """A new app; `tables` is the tablebase folder (None: the solver's default)."""
+    app = FastAPI(
+        title="BoardLab",
+        version=__version__,
+        description="Play, watch and analyse Dodgem: positions and moves in canonical notation.",
+    )
+    app.state.service = Service(tables, auto_build=auto_build)
+    app.include_router(router)
+
+    @app.exception_handler(BoardLabError)
+    async def boardlab_error(request: Request, exc: BoardLabError) -> JSONResponse:
+        status = 404 if isinstance(exc, MissingTableError) else 400
+        if isinstance(exc, UnknownGameError):
+            status = 400
+        return JSONResponse(
+            {"error": _one_line(str(exc)) or exc.__class__.__name__, "kind": exc.__class__.__name__},
+            status_code=status,
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(
+            {"error": _validation_message(exc), "kind": "ValidationError"}, status_code=422
+        )
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,97 @@
+"""The JSON API. Stateless: each request carries the game (rules, start, moves) and the server
+replays it. Handlers are plain functions, so FastAPI runs them in its thread pool and slow
+computer moves never block the event loop."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+
+from boardlab.web import schemas as s
+from boardlab.web.records import format_record, parse_record
+from boardlab.web.service import Service, catalogue, replay, rules_of, state_out
+
+router = APIRouter(prefix="/api", responses={400: {"model": s.ErrorOut}, 422: {"model": s.ErrorOut}})
+
+
+def _service(request: Request) -> Service:
+    service: Service = request.app.state.service
+    return service
+
+
+@router.get("/games")
+def list_games() -> s.GamesOut:
+    """Registered games, variants, sizes, colours, and the computer levels available."""
+    return catalogue()
+
+
+@router.post("/state")
+def game_state(spec: s.GameSpec) -> s.StateOut:
+    """Replay a game and return its position, legal moves and result."""
+    rules, session = replay(spec)
+    return state_out(rules, session)
+
+
+@router.post("/move")
+def computer_move(req: s.MoveRequest, request: Request) -> s.MoveOut:
+    """The computer's move at a level (1-4, or random) in the replayed position."""
+    return _service(request).computer_move(req)
+
+
+@router.post("/playout")
+def playout(req: s.PlayoutRequest, request: Request) -> s.PlayoutOut:
+    """Two computer levels play the replayed game to its end."""
+    return _service(request).playout(req)
+
+
+@router.post("/analysis")
+def analysis(spec: s.GameSpec, request: Request) -> s.AnalysisOut:
+    """Perfect-play values of the position, each legal move and each position of the game."""
+    return _service(request).analysis(spec)
+
+
+@router.get("/tables")
+def table_status(
+    request: Request,
+    game: Annotated[str, Query(max_length=20)] = "dodgem",
+    variant: Annotated[str | None, Query(max_length=40)] = None,
+    size: Annotated[int | None, Query(ge=3, le=19)] = None,
+) -> s.TableOut:
+    """Whether the tablebase for these rules is ready, missing, or being built."""
+    return _service(request).table_status(rules_of(game, variant, size))
+
+
+@router.post("/tables")
+def build_table(spec: s.RulesSpec, request: Request) -> s.TableOut:
+    """Start building the tablebase in the background; poll GET /api/tables for progress."""
+    return _service(request).start_build(rules_of(spec.game, spec.variant, spec.size))
+
+
+@router.post("/record/export")
+def export_record(spec: s.GameSpec) -> s.RecordOut:
+    """The game as record text."""
+    rules, session = replay(spec)
+    start = rules.format_position(session.start) if session.start != rules.start() else None
+    moves = [rules.format_move(m) for m in session.moves]
+    canon = s.GameSpec(game=rules.game, variant=rules.variant, size=rules.size, start=start, moves=moves)
+    return s.RecordOut(
+        game=rules.game,
+        variant=rules.variant,
+        size=rules.size,
+        start=start,
+        moves=moves,
+        text=format_record(canon),
+    )
+
+
+@router.post("/record/import")
+def import_record(body: s.RecordText) -> s.RecordOut:
+    """Read record text; every move is checked."""
+    return parse_record(body.text)
+
+
+@router.get("/health")
+def health() -> dict[str, str]:
+    """Liveness check."""
+    return {"status": "ok"}

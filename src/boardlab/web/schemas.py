@@ -1,0 +1,192 @@
+"""Request and response bodies of the JSON API; every length is bounded."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+MAX_MOVES = 2000
+MAX_PLAYOUT_PLIES = 1000
+
+MoveText = Annotated[str, StringConstraints(min_length=1, max_length=24)]
+Level = Annotated[str, StringConstraints(pattern=r"^(random|[1-4])$")]
+
+
+class Strict(BaseModel):
+    """Unknown fields are an error, so typos do not pass silently."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class GameSpec(Strict):
+    """A game to replay: rules by name, an optional start position and the moves so far."""
+
+    game: str = Field("dodgem", min_length=1, max_length=20)
+    variant: str | None = Field(None, min_length=1, max_length=40)
+    size: int | None = Field(None, ge=3, le=19)
+    start: str | None = Field(None, min_length=1, max_length=400)
+    moves: list[MoveText] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+class MoveRequest(GameSpec):
+    """Ask a computer player for a move in the replayed position."""
+
+    level: Level = "4"
+    seed: int = Field(0, ge=0, le=2**53)
+    forced: bool = True
+
+
+class PlayoutRequest(GameSpec):
+    """Play the replayed game to its end between two computer players."""
+
+    players: tuple[Level, Level] = ("4", "4")
+    seed: int = Field(0, ge=0, le=2**53)
+    max_plies: int = Field(400, ge=1, le=MAX_PLAYOUT_PLIES)
+
+
+class RulesSpec(Strict):
+    """Rules by name only (for tables)."""
+
+    game: str = Field("dodgem", min_length=1, max_length=20)
+    variant: str | None = Field(None, min_length=1, max_length=40)
+    size: int | None = Field(None, ge=3, le=19)
+
+
+class RecordText(Strict):
+    """A game record as text, for import."""
+
+    text: str = Field(min_length=1, max_length=40_000)
+
+
+class ResultOut(BaseModel):
+    """How the game ended."""
+
+    winner: int | None
+    reason: str
+    tag: str
+
+
+class StateOut(BaseModel):
+    """The replayed game: current position, whose turn, legal moves and the result."""
+
+    game: str
+    variant: str
+    size: int
+    players: tuple[str, str]
+    start: str
+    moves: list[str]
+    positions: list[str]
+    position: str
+    to_move: int
+    legal_moves: list[str]
+    result: ResultOut | None
+
+
+class ForcedOut(BaseModel):
+    """A forced win: the winner and the plies it takes against best defence."""
+
+    winner: int
+    plies: int
+
+
+class MoveOut(BaseModel):
+    """A computer's move and the game after it."""
+
+    move: str
+    player: str
+    state: StateOut
+    forced: ForcedOut | None
+
+
+class PlayoutOut(BaseModel):
+    """A whole game played by two computers."""
+
+    moves: list[str]
+    state: StateOut
+
+
+class MoveEvalOut(BaseModel):
+    """One legal move with its value for the mover and its remoteness in plies."""
+
+    move: str
+    value: Literal["win", "loss", "draw"]
+    remoteness: int | None
+
+
+class PlyValueOut(BaseModel):
+    """The value of the position before ply `ply` (0: the start) for the side to move there."""
+
+    ply: int
+    to_move: int
+    value: Literal["win", "loss", "draw"] | None
+    remoteness: int | None
+
+
+class AnalysisOut(BaseModel):
+    """Perfect-play values, or the reason they are unavailable."""
+
+    available: bool
+    reason: str | None = None
+    table: str = "missing"
+    value: Literal["win", "loss", "draw"] | None = None
+    remoteness: int | None = None
+    to_move: int = 0
+    moves: list[MoveEvalOut] = Field(default_factory=list)
+    history: list[PlyValueOut] = Field(default_factory=list)
+    forced: ForcedOut | None = None
+
+
+class TableOut(BaseModel):
+    """Whether a tablebase exists, can be built, or is being built (with progress)."""
+
+    ruleset: str
+    solvable: bool
+    state: Literal["ready", "missing", "building", "failed", "unsolvable", "unavailable"]
+    done: int = 0
+    total: int = 0
+    message: str | None = None
+
+
+class VariantOut(BaseModel):
+    """A named variant with its colours and allowed sizes."""
+
+    name: str
+    players: tuple[str, str]
+    sizes: tuple[int, int]
+    default_size: int
+
+
+class GameOut(BaseModel):
+    """A registered game."""
+
+    name: str
+    title: str
+    default_variant: str
+    variants: list[VariantOut]
+
+
+class GamesOut(BaseModel):
+    """Every registered game and what the server can do right now."""
+
+    games: list[GameOut]
+    levels: list[str]
+    features: dict[str, bool]
+
+
+class RecordOut(BaseModel):
+    """A parsed game record."""
+
+    game: str
+    variant: str
+    size: int
+    start: str | None
+    moves: list[str]
+    text: str
+
+
+class ErrorOut(BaseModel):
+    """Every 4xx answer: a one-line message and the kind of error."""
+
+    error: str
+    kind: str

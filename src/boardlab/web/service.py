@@ -1,0 +1,357 @@
+"""What the API does, free of HTTP: replay games, ask players, probe tables, build tables.
+
+Pieces that may be absent (levels, forced-win search, the solver) are imported lazily, so the
+server always starts and reports what it cannot do instead of failing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from boardlab.core.errors import BoardLabError, IllegalMoveError, MissingTableError, NotationError
+from boardlab.core.outcome import Outcome
+from boardlab.core.registry import AnyRules, games, make_rules
+from boardlab.core.session import GameSession
+from boardlab.web import schemas as s
+
+Session = GameSession[Any, Any]
+
+
+def optional_module(name: str) -> ModuleType | None:
+    """The module, or None when that piece of BoardLab is not installed yet."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def solver_module() -> ModuleType | None:
+    """The solver package if it offers what the web app calls, else None."""
+    mod = optional_module("boardlab.solver")
+    needed = ("solvable", "open_table", "ensure_table", "analyse")
+    if mod is None or not all(hasattr(mod, name) for name in needed):
+        return None
+    return mod
+
+
+def forced_module() -> ModuleType | None:
+    """The forced-win finder if present, else None."""
+    mod = optional_module("boardlab.ai.forced")
+    return mod if mod is not None and hasattr(mod, "forced_result") else None
+
+
+def rules_of(game: str, variant: str | None, size: int | None) -> AnyRules:
+    """Rules by name; raises UnknownGameError with a one-line message."""
+    return make_rules(game, variant, size)
+
+
+def replay(spec: s.GameSpec) -> tuple[AnyRules, Session]:
+    """A session holding the spec's start and moves; names the ply of a bad move."""
+    rules = rules_of(spec.game, spec.variant, spec.size)
+    start = rules.parse_position(spec.start) if spec.start else None
+    session: Session = GameSession(rules, start)
+    for i, text in enumerate(spec.moves):
+        try:
+            session.play(rules.parse_move(text))
+        except NotationError as exc:
+            raise NotationError(f"move {i + 1} ({text.strip()}): {exc}") from exc
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {i + 1} ({text.strip()}): {exc}") from exc
+    return rules, session
+
+
+def result_out(outcome: Outcome | None) -> s.ResultOut | None:
+    """The result as the API shows it."""
+    if outcome is None:
+        return None
+    return s.ResultOut(winner=outcome.winner, reason=outcome.reason.value, tag=outcome.result_tag())
+
+
+def state_out(rules: AnyRules, session: Session) -> s.StateOut:
+    """Everything a front end needs to draw the game."""
+    fmt = rules.format_position
+    return s.StateOut(
+        game=rules.game,
+        variant=rules.variant,
+        size=rules.size,
+        players=rules.player_names,
+        start=fmt(session.start),
+        moves=[rules.format_move(m) for m in session.moves],
+        positions=[fmt(p) for p in session.positions],
+        position=fmt(session.position),
+        to_move=session.to_move,
+        legal_moves=[rules.format_move(m) for m in session.legal_moves()],
+        result=result_out(session.result),
+    )
+
+
+def catalogue() -> s.GamesOut:
+    """The registered games with their variants, and which optional features are present."""
+    out = []
+    for info in games().values():
+        variants = []
+        for v in info.variants:
+            rules = info.rules(v, None)
+            lo, hi = info.variant_sizes.get(v, info.sizes)
+            variants.append(
+                s.VariantOut(name=v, players=rules.player_names, sizes=(lo, hi), default_size=rules.size)
+            )
+        out.append(
+            s.GameOut(
+                name=info.name,
+                title=info.title,
+                default_variant=info.default_variant,
+                variants=variants,
+            )
+        )
+    has_levels = optional_module("boardlab.ai.levels") is not None
+    features = {
+        "levels": has_levels,
+        "forced": forced_module() is not None,
+        "solver": solver_module() is not None,
+    }
+    levels = ["1", "2", "3", "4"] if has_levels else ["random"]
+    return s.GamesOut(games=out, levels=levels, features=features)
+
+
+def rules_key(rules: AnyRules) -> str:
+    """A text key for caches: game plus every option."""
+    opts = ",".join(f"{k}={v}" for k, v in sorted(rules.options().items()))
+    return f"{rules.game}:{opts}"
+
+
+@dataclass
+class _Slot:
+    player: Any
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+@dataclass
+class TableJob:
+    """A tablebase being built in a background thread."""
+
+    state: str = "building"
+    done: int = 0
+    total: int = 0
+    message: str | None = None
+
+
+class Service:
+    """Shared, thread-safe caches (players, open tables, build jobs); never a game in play."""
+
+    def __init__(self, tables: Path | None = None, auto_build: bool = True) -> None:
+        self.tables = tables
+        self.auto_build = auto_build
+        self._lock = threading.Lock()
+        self._players: dict[tuple[str, str], _Slot] = {}
+        self._open: dict[str, Any] = {}
+        self._jobs: dict[str, TableJob] = {}
+        self._build_lock = threading.Lock()
+
+    # -- players ---------------------------------------------------------------------------
+    def _slot(self, level: str, rules: AnyRules) -> _Slot:
+        from boardlab.ai.base import make_player
+
+        key = (level, rules_key(rules))
+        with self._lock:
+            slot = self._players.get(key)
+        if slot is None:
+            slot = _Slot(make_player(level, rules))
+            with self._lock:
+                slot = self._players.setdefault(key, slot)
+        return slot
+
+    def choose(self, rules: AnyRules, session: Session, level: str, rng: random.Random) -> Any:
+        """A computer move for the side to move; players are reused, one caller at a time."""
+        if session.is_over:
+            raise IllegalMoveError("the game is over")
+        slot = self._slot(level, rules)
+        history = session.positions[:-1]
+        with slot.lock:
+            return slot.player.choose(rules, session.position, history, rng)
+
+    def computer_move(self, req: s.MoveRequest) -> s.MoveOut:
+        """Replay, let the computer move, and report a forced win it sees."""
+        rules, session = replay(req)
+        rng = random.Random(f"{req.seed}:{len(session.moves)}")
+        move = self.choose(rules, session, req.level, rng)
+        session.play(move)
+        forced = self.forced(rules, session) if req.forced else None
+        return s.MoveOut(
+            move=rules.format_move(move),
+            player=req.level,
+            state=state_out(rules, session),
+            forced=forced,
+        )
+
+    def playout(self, req: s.PlayoutRequest) -> s.PlayoutOut:
+        """Play on from the replayed position to the end (or max_plies) between two levels."""
+        rules, session = replay(req)
+        first = len(session.moves)
+        while not session.is_over and len(session.moves) - first < req.max_plies:
+            rng = random.Random(f"{req.seed}:{len(session.moves)}")
+            session.play(self.choose(rules, session, req.players[session.to_move], rng))
+        played = [rules.format_move(m) for m in session.moves[first:]]
+        return s.PlayoutOut(moves=played, state=state_out(rules, session))
+
+    def forced(self, rules: AnyRules, session: Session) -> s.ForcedOut | None:
+        """A forced win from the current position, if the forced-win finder is present."""
+        mod = forced_module()
+        if mod is None or session.is_over:
+            return None
+        try:
+            found = mod.forced_result(rules, session.position, tuple(session.positions[:-1]))
+        except BoardLabError:
+            return None
+        if found is None:
+            return None
+        return s.ForcedOut(winner=int(found.winner), plies=int(found.plies))
+
+    # -- tables ----------------------------------------------------------------------------
+    def _solver(self) -> ModuleType | None:
+        return solver_module()
+
+    def table_status(self, rules: AnyRules) -> s.TableOut:
+        """Ready, missing, building (with progress), failed or unsolvable."""
+        ruleset = rules_key(rules)
+        solver = self._solver()
+        if solver is None:
+            return s.TableOut(
+                ruleset=ruleset, solvable=False, state="unavailable", message="the solver is not installed"
+            )
+        if not solver.solvable(rules):
+            return s.TableOut(
+                ruleset=ruleset,
+                solvable=False,
+                state="unsolvable",
+                message=f"no table for this game at size {rules.size}",
+            )
+        with self._lock:
+            job = self._jobs.get(ruleset)
+            if ruleset in self._open:
+                return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
+        if job is not None and job.state in ("building", "failed"):
+            return s.TableOut(
+                ruleset=ruleset,
+                solvable=True,
+                state=job.state,  # type: ignore[arg-type]
+                done=job.done,
+                total=job.total,
+                message=job.message,
+            )
+        try:
+            self.table(rules)
+        except MissingTableError as exc:
+            return s.TableOut(ruleset=ruleset, solvable=True, state="missing", message=str(exc))
+        return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
+
+    def table(self, rules: AnyRules) -> Any:
+        """The open tablebase for these rules; raises MissingTableError."""
+        key = rules_key(rules)
+        with self._lock:
+            table = self._open.get(key)
+        if table is not None:
+            return table
+        solver = self._solver()
+        if solver is None:
+            raise MissingTableError("the solver is not installed")
+        table = solver.open_table(rules, self.tables)
+        with self._lock:
+            return self._open.setdefault(key, table)
+
+    def start_build(self, rules: AnyRules, run: Callable[[Callable[[], None]], None] | None = None) -> s.TableOut:
+        """Start building a table in the background (one build at a time); idempotent."""
+        status = self.table_status(rules)
+        if status.state not in ("missing", "failed"):
+            return status
+        key = rules_key(rules)
+        with self._lock:
+            if key in self._jobs and self._jobs[key].state == "building":
+                return self.table_status(rules)
+            job = TableJob()
+            self._jobs[key] = job
+
+        def work() -> None:
+            solver = self._solver()
+            assert solver is not None
+
+            def progress(done: int, total: int) -> None:
+                job.done, job.total = int(done), int(total)
+
+            try:
+                with self._build_lock:
+                    solver.ensure_table(rules, self.tables, progress=False, on_progress=progress)
+                self.table(rules)
+                job.state = "ready"
+            except Exception as exc:  # report any failure to the page rather than lose it
+                job.state = "failed"
+                job.message = " ".join(str(exc).split()) or exc.__class__.__name__
+
+        if run is not None:
+            run(work)
+        else:
+            threading.Thread(target=work, name=f"table-{key}", daemon=True).start()
+        return self.table_status(rules)
+
+    # -- analysis --------------------------------------------------------------------------
+    def analysis(self, spec: s.GameSpec) -> s.AnalysisOut:
+        """Values of the position, of every legal move and of every position of the game."""
+        rules, session = replay(spec)
+        to_move = session.to_move
+        solver = self._solver()
+        status = self.table_status(rules)
+        if solver is None or status.state != "ready":
+            reason = status.message or {
+                "missing": "no table for this size yet",
+                "building": "the table is being built",
+            }.get(status.state, "no table for this size")
+            return s.AnalysisOut(
+                available=False,
+                reason=reason,
+                table=status.state,
+                to_move=to_move,
+                forced=self.forced(rules, session),
+            )
+        table = self.table(rules)
+        history = []
+        for i, pos in enumerate(session.positions):
+            value, rem = table.probe(pos)
+            history.append(
+                s.PlyValueOut(ply=i, to_move=rules.to_move(pos), value=str(value), remoteness=rem)  # type: ignore[arg-type]
+            )
+        value: str | None
+        rem: int | None
+        if session.is_over:
+            outcome = session.result
+            assert outcome is not None
+            value, rem = str(outcome.value_for(to_move)), 0
+            history[-1] = s.PlyValueOut(ply=len(session.moves), to_move=to_move, value=value, remoteness=0)  # type: ignore[arg-type]
+            moves: list[s.MoveEvalOut] = []
+        else:
+            value, rem = history[-1].value, history[-1].remoteness
+            moves = [
+                s.MoveEvalOut(move=rules.format_move(e.move), value=str(e.value), remoteness=e.remoteness)  # type: ignore[arg-type]
+                for e in solver.analyse(rules, table, session.position)
+            ]
+        forced = None
+        if value == "win" and rem is not None and not session.is_over:
+            forced = s.ForcedOut(winner=to_move, plies=rem)
+        elif value == "loss" and rem is not None and not session.is_over:
+            forced = s.ForcedOut(winner=1 - to_move, plies=rem)
+        return s.AnalysisOut(
+            available=True,
+            table="ready",
+            value=value,  # type: ignore[arg-type]
+            remoteness=rem,
+            to_move=to_move,
+            moves=moves,
+            history=history,
+            forced=forced,
+        )

@@ -1,0 +1,355 @@
+// Dodgem board: SVG, mouse, touch and keyboard. The renderer knows the geometry of the
+// variant so it can explain an illegal attempt; the server's legal move list is the truth.
+
+import { t } from "../i18n.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const FILES = "abcdefgh";
+const CELL = 100;
+const STRIP = 52;
+const LABEL = 30;
+const DOUBLE_MS = 450;
+export const COLOURS = { blue: "#2f6fdf", red: "#e0483e", green: "#1f9d63" };
+const ANGLE = { east: 0, north: -90, south: 90, west: 180 };
+const DIRS = { "1,0": "east", "-1,0": "west", "0,1": "north", "0,-1": "south" };
+
+/** Forward and sideways steps and the exit edge of both players in a variant. */
+export function geometry(variant) {
+  if (variant === "piecepack") {
+    return [
+      { steps: [[0, 1], [-1, 0], [1, 0]], exit: "north" },
+      { steps: [[0, -1], [-1, 0], [1, 0]], exit: "south" },
+    ];
+  }
+  return [
+    { steps: [[1, 0], [0, 1], [0, -1]], exit: "east" },
+    { steps: [[0, 1], [-1, 0], [1, 0]], exit: "north" },
+  ];
+}
+
+export const squareName = (f, r) => `${FILES[f]}${r + 1}`;
+const parseSquare = (s) => [FILES.indexOf(s[0]), Number(s.slice(1)) - 1];
+
+/** Cars by square ('a2' -> 0 or 1) and the side to move, from canonical position text. */
+export function parsePosition(text, players) {
+  const letters = players.map((p) => p[0].toUpperCase());
+  const [board, side] = text.trim().split(/\s+/);
+  const ranks = board.split("/");
+  const n = ranks.length;
+  const cars = new Map();
+  ranks.forEach((row, i) => {
+    const rank = n - 1 - i;
+    let file = 0;
+    for (const tok of row.match(/\d+|./g) || []) {
+      if (/\d/.test(tok)) file += Number(tok);
+      else {
+        cars.set(squareName(file, rank), letters.indexOf(tok.toUpperCase()));
+        file += 1;
+      }
+    }
+  });
+  return { n, cars, toMove: letters.indexOf(side.toUpperCase()) };
+}
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function carShape(parent, colour, player, angle) {
+  const g = el("g", { class: `car car-${player}`, transform: `rotate(${angle})` }, parent);
+  el("ellipse", { cx: 3, cy: 6, rx: 38, ry: 30, class: "car-shadow" }, g);
+  for (const [x, y] of [[-22, -30], [14, -30], [-22, 24], [14, 24]]) {
+    el("rect", { x, y, width: 14, height: 7, rx: 3, class: "wheel" }, g);
+  }
+  el("rect", { x: -36, y: -26, width: 72, height: 52, rx: 16, fill: colour, class: "body" }, g);
+  el("rect", { x: -36, y: -26, width: 72, height: 52, rx: 16, fill: "url(#gloss)" }, g);
+  el("rect", { x: 6, y: -19, width: 14, height: 38, rx: 6, class: "windshield" }, g);
+  el("rect", { x: -28, y: -17, width: 9, height: 34, rx: 4, class: "rear" }, g);
+  return g;
+}
+
+/**
+ * Create a Dodgem board inside `host`. `handlers.onMove(text)` is called with a legal move,
+ * `handlers.onIllegal(text)` with an explanation, `handlers.canAct()` returns null when the
+ * user may move or an explanation why not.
+ */
+export function createDodgemBoard(host, handlers) {
+  const svg = el("svg", { class: "board-svg", role: "grid", tabindex: "0" });
+  host.replaceChildren(svg);
+  let view = null;
+  let pos = null;
+  let selected = null;
+  let cursor = null;
+  let lastClick = { sq: null, time: 0 };
+
+  const legal = () => new Set(view && view.interactive ? view.state.legal_moves : []);
+  const geo = () => geometry(view.state.variant);
+  const playerName = (p) => t(`colour.${view.state.players[p]}`);
+
+  function layout() {
+    const n = pos.n;
+    const exits = new Set(geo().map((g) => g.exit));
+    const top = exits.has("north") ? STRIP : 14;
+    const right = exits.has("east") ? STRIP : 14;
+    const bottom = LABEL + (exits.has("south") ? STRIP : 0);
+    const left = LABEL;
+    return { n, top, right, bottom, left, w: left + n * CELL + right, h: top + n * CELL + bottom };
+  }
+
+  function xy(f, r, L) {
+    return [L.left + f * CELL, L.top + (L.n - 1 - r) * CELL];
+  }
+
+  function explainStep(player) {
+    const g = geometry(view.state.variant)[player];
+    const words = g.steps.map((s) => t(`dir.${DIRS[s.join(",")]}`));
+    return t("illegal.step", { colour: playerName(player), fwd: words[0], a: words[1], b: words[2] });
+  }
+
+  function exitPlace(f, r, player, L) {
+    const edge = geo()[player].exit;
+    const [x, y] = xy(f, r, L);
+    if (edge === "east") return [x + CELL + STRIP / 2 + 2, y + CELL / 2];
+    if (edge === "north") return [x + CELL / 2, y - STRIP / 2 - 2];
+    return [x + CELL / 2, y + CELL + STRIP / 2 + 2];
+  }
+
+  function draw() {
+    const L = layout();
+    const n = L.n;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `0 0 ${L.w} ${L.h}`);
+    svg.setAttribute("aria-label", t("board.label", { n }));
+    const defs = el("defs", {}, svg);
+    const gloss = el("linearGradient", { id: "gloss", x1: 0, y1: 0, x2: 0, y2: 1 }, defs);
+    el("stop", { offset: "0", "stop-color": "#fff", "stop-opacity": "0.45" }, gloss);
+    el("stop", { offset: "0.5", "stop-color": "#fff", "stop-opacity": "0.05" }, gloss);
+    el("stop", { offset: "1", "stop-color": "#000", "stop-opacity": "0.18" }, gloss);
+    const players = view.state.players;
+    geo().forEach((g, p) => {
+      const pat = el("pattern", { id: `hatch${p}`, width: 14, height: 14, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
+      el("rect", { width: 14, height: 14, fill: COLOURS[players[p]], opacity: 0.08 }, pat);
+      el("rect", { width: 5, height: 14, fill: COLOURS[players[p]], opacity: 0.22 }, pat);
+    });
+
+    // exit strips
+    geo().forEach((g, p) => {
+      let r;
+      if (g.exit === "east") r = { x: L.left + n * CELL + 4, y: L.top, width: STRIP - 8, height: n * CELL };
+      else if (g.exit === "north") r = { x: L.left, y: 4, width: n * CELL, height: STRIP - 8 };
+      else r = { x: L.left, y: L.top + n * CELL + 4, width: n * CELL, height: STRIP - 8 };
+      el("rect", { ...r, rx: 10, fill: `url(#hatch${p})`, class: `exit-strip exit-${p}` }, svg);
+      const label = el("text", { class: "exit-label", fill: COLOURS[players[p]] }, svg);
+      label.textContent = t("board.exit");
+      if (g.exit === "east") {
+        label.setAttribute("transform", `translate(${r.x + r.width / 2 + 5},${r.y + r.height / 2}) rotate(90)`);
+      } else {
+        label.setAttribute("x", r.x + r.width / 2);
+        label.setAttribute("y", r.y + r.height / 2 + 5);
+      }
+    });
+
+    el("rect", { x: L.left - 6, y: L.top - 6, width: n * CELL + 12, height: n * CELL + 12, rx: 14, class: "frame" }, svg);
+    const last = view.lastMove;
+    const lastSquares = new Set();
+    if (last && last !== "pass") {
+      const [a, b] = last.split("-");
+      lastSquares.add(a);
+      if (b !== "off") lastSquares.add(b);
+    }
+    for (let r = 0; r < n; r++) {
+      for (let f = 0; f < n; f++) {
+        const [x, y] = xy(f, r, L);
+        const name = squareName(f, r);
+        const cls = ["sq", (f + r) % 2 ? "light" : "dark"];
+        if (lastSquares.has(name)) cls.push("last");
+        el("rect", { x, y, width: CELL, height: CELL, class: cls.join(" "), "data-sq": name, role: "gridcell", "aria-label": name }, svg);
+      }
+    }
+    // coordinates
+    for (let i = 0; i < n; i++) {
+      const [x] = xy(i, 0, L);
+      const ft = el("text", { x: x + CELL / 2, y: L.top + n * CELL + 22, class: "coord" }, svg);
+      ft.textContent = FILES[i];
+      const [, y] = xy(0, i, L);
+      const rt = el("text", { x: L.left - 17, y: y + CELL / 2 + 6, class: "coord" }, svg);
+      rt.textContent = String(i + 1);
+    }
+    if (last && last.endsWith("-off")) {
+      const [sf, sr] = parseSquare(last.split("-")[0]);
+      const mover = 1 - pos.toMove;
+      const [ex, ey] = exitPlace(sf, sr, mover, L);
+      el("circle", { cx: ex, cy: ey, r: 18, class: "last-exit" }, svg);
+    }
+
+    const moves = legal();
+    const evals = view.evals;
+    // cars
+    for (const [name, p] of pos.cars) {
+      const [f, r] = parseSquare(name);
+      const [x, y] = xy(f, r, L);
+      const g = el("g", { transform: `translate(${x + CELL / 2},${y + CELL / 2})`, class: "car-wrap", "data-car": name }, svg);
+      carShape(g, COLOURS[players[p]], p, ANGLE[geo()[p].exit]);
+      if (evals && p === pos.toMove && !selected) {
+        const best = bestFor(name, evals);
+        if (best) el("circle", { cx: 30, cy: -30, r: 9, class: `badge v-${best}` }, g);
+      }
+    }
+    if (selected) {
+      const [f, r] = parseSquare(selected);
+      const [x, y] = xy(f, r, L);
+      el("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 12, class: "selected" }, svg);
+      for (const m of moves) {
+        const [a, b] = m.split("-");
+        if (a !== selected) continue;
+        const ev = evals ? evals.get(m) : null;
+        const cls = `target${ev ? ` v-${ev.value}` : ""}`;
+        let cx, cy;
+        if (b === "off") {
+          [cx, cy] = exitPlace(f, r, pos.toMove, L);
+          const g = el("g", { class: "exit-marker", "data-exit": selected, role: "button", "aria-label": t("board.takeOff", { sq: selected }) }, svg);
+          el("circle", { cx, cy, r: 21, class: cls }, g);
+          const angle = ANGLE[geo()[pos.toMove].exit];
+          el("path", { d: "M -8 -8 L 4 0 L -8 8", transform: `translate(${cx},${cy}) rotate(${angle})`, class: "arrow" }, g);
+        } else {
+          const [bf, br] = parseSquare(b);
+          const [bx, by] = xy(bf, br, L);
+          [cx, cy] = [bx + CELL / 2, by + CELL / 2];
+          el("circle", { cx, cy, r: ev ? 22 : 15, class: cls, "pointer-events": "none" }, svg);
+        }
+        if (ev && ev.remoteness !== null && ev.remoteness !== undefined) {
+          const txt = el("text", { x: cx, y: cy + 6, class: "rem", "pointer-events": "none" }, svg);
+          txt.textContent = String(ev.remoteness);
+        }
+      }
+    }
+    if (cursor && document.activeElement === svg) {
+      const [f, r] = parseSquare(cursor);
+      const [x, y] = xy(f, r, L);
+      el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8, class: "cursor" }, svg);
+    }
+  }
+
+  function bestFor(sq, evals) {
+    let best = null;
+    const rank = { win: 3, draw: 2, loss: 1 };
+    for (const [m, ev] of evals) {
+      if (!m.startsWith(`${sq}-`)) continue;
+      if (!best || rank[ev.value] > rank[best]) best = ev.value;
+    }
+    return best;
+  }
+
+  function tryExit(sq) {
+    const p = pos.cars.get(sq);
+    const move = `${sq}-off`;
+    if (legal().has(move)) {
+      selected = null;
+      handlers.onMove(move);
+      return;
+    }
+    const edge = t(`edge.${geo()[p].exit}`);
+    handlers.onIllegal(t("illegal.notOnEdge", { sq, colour: playerName(p), edge }));
+  }
+
+  function activate(sq, viaKeyboard) {
+    if (!view) return;
+    const blocked = handlers.canAct();
+    if (blocked) {
+      handlers.onIllegal(blocked);
+      return;
+    }
+    const now = performance.now();
+    const double = !viaKeyboard && lastClick.sq === sq && now - lastClick.time < DOUBLE_MS;
+    lastClick = { sq, time: double ? 0 : now };
+    const owner = pos.cars.get(sq);
+    const me = pos.toMove;
+    if (owner === me) {
+      if (double || (viaKeyboard && selected === sq)) {
+        tryExit(sq);
+        return;
+      }
+      if (selected === sq) {
+        selected = null;
+      } else {
+        selected = sq;
+        const any = [...legal()].some((m) => m.startsWith(`${sq}-`));
+        if (!any) handlers.onIllegal(t("illegal.stuck", { sq }));
+        else handlers.onIllegal(null);
+      }
+      draw();
+      return;
+    }
+    if (!selected) {
+      if (owner === undefined) handlers.onIllegal(t("illegal.pick", { colour: playerName(me) }));
+      else handlers.onIllegal(t("illegal.notYours", { sq, colour: playerName(owner), mover: playerName(me) }));
+      return;
+    }
+    const move = `${selected}-${sq}`;
+    if (legal().has(move)) {
+      selected = null;
+      handlers.onMove(move);
+      return;
+    }
+    const [sf, sr] = parseSquare(selected);
+    const [f, r] = parseSquare(sq);
+    const isStep = geo()[me].steps.some(([df, dr]) => sf + df === f && sr + dr === r);
+    if (isStep && owner !== undefined) handlers.onIllegal(t("illegal.occupied", { sq }));
+    else handlers.onIllegal(explainStep(me));
+  }
+
+  svg.addEventListener("click", (ev) => {
+    const target = ev.target.closest("[data-sq],[data-exit]");
+    if (!target || !view) return;
+    svg.focus({ preventScroll: true });
+    if (target.dataset.exit) {
+      tryExit(target.dataset.exit);
+      return;
+    }
+    cursor = target.dataset.sq;
+    activate(target.dataset.sq, false);
+  });
+  svg.addEventListener("focus", () => {
+    if (!cursor && pos) cursor = selected || [...pos.cars.entries()].find(([, p]) => p === pos.toMove)?.[0] || "a1";
+    draw();
+  });
+  svg.addEventListener("blur", () => view && draw());
+  svg.addEventListener("keydown", (ev) => {
+    if (!pos) return;
+    const n = pos.n;
+    let [f, r] = parseSquare(cursor || "a1");
+    const keys = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    if (keys[ev.key]) {
+      f = Math.min(n - 1, Math.max(0, f + keys[ev.key][0]));
+      r = Math.min(n - 1, Math.max(0, r + keys[ev.key][1]));
+      cursor = squareName(f, r);
+      draw();
+    } else if (ev.key === "Enter" || ev.key === " ") {
+      activate(cursor || "a1", true);
+    } else if (ev.key === "Escape") {
+      selected = null;
+      draw();
+    } else if ((ev.key === "x" || ev.key === "Delete" || ev.key === "o") && selected) {
+      tryExit(selected);
+    } else return;
+    ev.preventDefault();
+  });
+
+  return {
+    /** Redraw for a new state: {state, lastMove, evals (Map or null), interactive}. */
+    update(next) {
+      const samePos = view && view.state.position === next.state.position;
+      view = next;
+      pos = parsePosition(next.state.position, next.state.players);
+      if (!samePos || !next.interactive) selected = null;
+      if (selected && pos.cars.get(selected) !== pos.toMove) selected = null;
+      draw();
+    },
+    redraw() {
+      if (view) draw();
+    },
+  };
+}
