@@ -1,0 +1,163 @@
+"""Dot Dash computer levels 1 to 4 behind the common `Player` interface.
+
+1. random legal moves;
+2. greedy and race-aware: one ply plus the race solver (takes a lead the opponent cannot
+   answer, answers a lead when it can), judged on line windows only;
+3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
+4. iterative deepening of the same search within a time limit per move (default 1 s).
+
+Every level draws its small random tie-breaks from the generator it is given, so a league is
+reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boardlab.ai.base import Limits, Player, RandomPlayer
+from boardlab.ai.dotdash_search import QDEPTH, WIN, WINDOW, _order, search_root
+from boardlab.core.errors import IllegalMoveError, UnknownGameError
+from boardlab.core.rules import Rules
+from boardlab.games.dotdash.kernel import (
+    directions,
+    gen_moves,
+    limit_of,
+    mode_code,
+    move_buffer,
+    offset,
+    to_arrays,
+)
+from boardlab.games.dotdash.notation import DotDashMove, DotDashPosition, Point
+from boardlab.games.dotdash.rules import DotDashRules
+
+DEFAULT_TIME = 1.0
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the move, its score for the mover, and the depth completed."""
+
+    move: DotDashMove
+    score: int
+    depth: int
+    nodes: int
+
+
+class DotDashSearchPlayer:
+    """Alpha-beta with the race solver; `time` (seconds) turns on iterative deepening."""
+
+    def __init__(
+        self,
+        name: str,
+        depth: int,
+        style: int,
+        time_limit: float | None = None,
+        noise: int = 4,
+    ) -> None:
+        self.name = name
+        self.depth = depth
+        self.style = style
+        self.time_limit = time_limit
+        self.noise = noise
+        self.last: SearchResult | None = None
+
+    def choose(
+        self,
+        rules: Rules[Any, Any],
+        position: Hashable,
+        history: Sequence[Hashable],
+        rng: random.Random,
+        limits: Limits | None = None,
+    ) -> Any:
+        """The best move found for the side to move."""
+        if not isinstance(rules, DotDashRules) or not isinstance(position, DotDashPosition):
+            raise UnknownGameError("this player plays Dot Dash only")
+        depth, seconds = self.depth, self.time_limit
+        if limits is not None:
+            if limits.depth is not None:
+                depth = max(1, limits.depth)
+            if limits.time is not None and seconds is not None:
+                seconds = limits.time
+        self.last = self.search(rules, position, rng, depth, seconds)
+        return self.last.move
+
+    def search(
+        self,
+        rules: DotDashRules,
+        position: DotDashPosition,
+        rng: random.Random,
+        depth: int,
+        seconds: float | None,
+    ) -> SearchResult:
+        """Search `position` to `depth` plies, or deepen until `seconds` run out."""
+        if rules.outcome(position) is not None:
+            raise IllegalMoveError("no legal move: the game is over")
+        start = time.perf_counter()
+        n_size = position.size
+        board, fives, counts = to_arrays(position)
+        dirs = directions(n_size)
+        mode, limit = mode_code(rules.mode), limit_of(rules.reserve)
+        c = position.to_move + 1
+        max_depth = depth if seconds is None else 64
+        buf = move_buffer(n_size, min(max_depth, 12) + QDEPTH + 6)
+        keybuf = np.zeros(buf.shape[:2], dtype=np.int64)
+        root = np.zeros((buf.shape[1], 4), dtype=np.int32)
+        n = gen_moves(board, counts, c, dirs, mode, limit, root)
+        root = root[:n].copy()
+        keys = np.zeros(n, dtype=np.int64)
+        _order(board, fives, counts, c, root, n, keys, True, dirs, mode, limit, WINDOW, self.style)
+        noise = np.array([rng.randrange(self.noise + 1) for _ in range(n)], dtype=np.int64)
+        stats = np.zeros(3, dtype=np.int64)
+        best, best_score, done, nodes = 0, 0, 0, 0
+        for d in range(1, max_depth + 1):
+            if seconds is None:
+                if d < max_depth:
+                    continue
+                stats[1] = 1 << 62
+            else:
+                left = seconds - (time.perf_counter() - start)
+                if left <= 0:
+                    break
+                rate = nodes / max(time.perf_counter() - start, 1e-3) if nodes else 0.0
+                stats[1] = 1 << 62 if d <= 2 else max(int(rate * left), 1000)
+            stats[0], stats[2] = 0, 0
+            scores = np.full(n, -(1 << 40), dtype=np.int64)
+            i = search_root(
+                board, fives, counts, c, d, root, n, noise, scores,
+                dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats,
+            )  # fmt: skip
+            nodes += int(stats[0])
+            if stats[2]:
+                break
+            best, best_score, done = i, int(scores[i]), d
+            order = np.argsort(-scores, kind="stable")
+            order = np.concatenate(([i], order[order != i]))
+            root, noise = root[order].copy(), noise[order].copy()
+            best = 0
+            if abs(best_score) >= WIN - 1000:
+                break  # a forced result: deeper search changes nothing
+        off = offset(n_size)
+        src, dst, cap = int(root[best, 0]), int(root[best, 1]), bool(root[best, 3])
+        move = DotDashMove(
+            Point.from_index(src - off, n_size), Point.from_index(dst - off, n_size), cap
+        )
+        return SearchResult(move, best_score, done, nodes)
+
+
+def player_for_level(level: int, rules: Rules[Any, Any] | None = None) -> Player:
+    """The Dot Dash player of a level from 1 (random) to 4 (strongest)."""
+    if level == 1:
+        return RandomPlayer()
+    if level == 2:
+        return DotDashSearchPlayer("level 2", depth=1, style=0)
+    if level == 3:
+        return DotDashSearchPlayer("level 3", depth=2, style=1)
+    if level == 4:
+        return DotDashSearchPlayer("level 4", depth=3, style=1, time_limit=DEFAULT_TIME)
+    raise UnknownGameError(f"Dot Dash levels are 1 to 4, not {level}")
