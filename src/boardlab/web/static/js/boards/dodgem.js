@@ -84,6 +84,7 @@ export function createDodgemBoard(host, handlers) {
   let selected = null;
   let cursor = null;
   let lastClick = { sq: null, time: 0 };
+  let keyboardUsed = false;
 
   const legal = () => new Set(view && view.interactive ? view.state.legal_moves : []);
   const geo = () => geometry(view.state.variant);
@@ -226,11 +227,18 @@ export function createDodgemBoard(host, handlers) {
         }
       }
     }
-    if (cursor && document.activeElement === svg) {
-      const [f, r] = parseSquare(cursor);
-      const [x, y] = xy(f, r, L);
-      el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8, class: "cursor" }, svg);
-    }
+    drawCursor();
+  }
+
+  // The keyboard cursor is drawn on its own so focus changes never rebuild the board
+  // (a rebuild between mousedown and mouseup would swallow the click).
+  function drawCursor() {
+    for (const old of svg.querySelectorAll(".cursor")) old.remove();
+    if (!cursor || !pos || document.activeElement !== svg || !keyboardUsed) return;
+    const L = layout();
+    const [f, r] = parseSquare(cursor);
+    const [x, y] = xy(f, r, L);
+    el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8, class: "cursor" }, svg);
   }
 
   function bestFor(sq, evals) {
@@ -314,11 +322,15 @@ export function createDodgemBoard(host, handlers) {
   });
   svg.addEventListener("focus", () => {
     if (!cursor && pos) cursor = selected || [...pos.cars.entries()].find(([, p]) => p === pos.toMove)?.[0] || "a1";
-    draw();
+    drawCursor();
   });
-  svg.addEventListener("blur", () => view && draw());
+  svg.addEventListener("blur", () => view && drawCursor());
+  svg.addEventListener("pointerdown", () => {
+    keyboardUsed = false;
+  });
   svg.addEventListener("keydown", (ev) => {
     if (!pos) return;
+    keyboardUsed = true;
     const n = pos.n;
     let [f, r] = parseSquare(cursor || "a1");
     const keys = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
@@ -326,7 +338,7 @@ export function createDodgemBoard(host, handlers) {
       f = Math.min(n - 1, Math.max(0, f + keys[ev.key][0]));
       r = Math.min(n - 1, Math.max(0, r + keys[ev.key][1]));
       cursor = squareName(f, r);
-      draw();
+      drawCursor();
     } else if (ev.key === "Enter" || ev.key === " ") {
       activate(cursor || "a1", true);
     } else if (ev.key === "Escape") {

@@ -1,0 +1,96 @@
+"""Fixtures for the web tests: an API client, and a real uvicorn server with a chromium page."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boardlab.web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """A TestClient over a fresh app whose tables live in a temporary folder."""
+    with TestClient(create_app(tables=tmp_path / "tables")) as c:
+        yield c
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real app on uvicorn, on a free loopback port, for the whole session."""
+    import uvicorn
+
+    tables = Path(os.environ.get("BOARDLAB_TEST_TABLES", tmp_path_factory.mktemp("tables")))
+    port = _free_port()
+    config = uvicorn.Config(create_app(tables=tables), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright; skipped only when it is not installed."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"browser tests need {CHROMIUM} (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: str) -> Iterator[Any]:
+    """A fresh page (empty localStorage) at the app, in English, ready to play."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    pg = context.new_page()
+    pg.set_default_timeout(20_000)
+    pg.goto(live_server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    yield pg
+    context.close()
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save a screenshot into test-artifacts/ and return its path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
