@@ -1,11 +1,13 @@
 """The perfect Dodgem player: plays from the complete table, and sets traps in drawn games.
 
 - Won: the fastest win (so it never repeats a position on the way).
-- Lost: a move that draws by repetition if the game's history offers one, else the slowest loss,
-  among equally slow ones the one that leaves the opponent the fewest winning replies.
-- Drawn: a move that keeps the draw, preferring the one whose replies lose most often for
-  the opponent (the deeper those losses, the better), then positions seen less often; a
-  third repetition is played only when no other drawing move exists.
+- Lost: a move that draws by repetition if the game's history offers one, else the slowest
+  loss, among equally slow ones the one most likely (as above) to make the opponent err.
+- Drawn: a move that keeps the draw and is most likely to make the opponent go wrong: each
+  reply is weighted by how good it looks to the opponent (a softmax over the static
+  evaluation), and the weight of the losing replies is the chance of a mistake; ties go to
+  the move with more losing replies, then to positions seen less often. A third repetition
+  is played only when no other drawing move exists.
 
 Without a table (boards over 4×4 not built, Piecepack, 6×6 and up) it plays by search and says
 so once on stderr.
@@ -13,12 +15,15 @@ so once on stderr.
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from collections.abc import Hashable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from boardlab.ai.base import Limits
+from boardlab.ai.dodgem_search import FastBoard
 from boardlab.ai.players import SearchPlayer, _dodgem_args
 from boardlab.ai.tables import open_table
 from boardlab.core.outcome import Value
@@ -27,6 +32,9 @@ from boardlab.games.dodgem.notation import DodgemMove, DodgemPosition
 from boardlab.games.dodgem.rules import DodgemRules
 
 _warned: set[str] = set()
+TRAP_TEMPERATURE = 100.0
+LOSS_SLACK = 0
+MODEL_DEPTHS = (2, 4, 6, 8)
 
 
 def _warn_once(rules: DodgemRules) -> None:
@@ -74,6 +82,22 @@ def _probe(table: Any, pos: DodgemPosition) -> tuple[Value, int]:
     return Value(value), -1 if remoteness is None else int(remoteness)
 
 
+@lru_cache(maxsize=16)
+def _board(rules: DodgemRules) -> FastBoard:
+    return FastBoard(rules)
+
+
+def _trap(looks: list[tuple[float, bool]]) -> float:
+    """Chance the opponent errs if it favours replies that look good to it: a softmax over
+    its static view of each reply (one step of the race = 100), summed over the errors."""
+    if not looks:
+        return 0.0
+    top = max(x for x, _ in looks)
+    weights = [(math.exp((x - top) / TRAP_TEMPERATURE), bad) for x, bad in looks]
+    total = sum(w for w, _ in weights)
+    return round(sum(w for w, bad in weights if bad) / total, 3)
+
+
 def choose_from_table(
     rules: DodgemRules,
     table: Any,
@@ -83,12 +107,13 @@ def choose_from_table(
 ) -> DodgemMove:
     """The perfect player's move in `pos` given the game's earlier positions."""
     rep = rules.repetition or 1 << 30
+    board = _board(rules)
     counts: dict[DodgemPosition, int] = {}
     for p in (*history, pos):
         counts[p] = counts.get(p, 0) + 1
     wins: list[tuple[int, DodgemMove]] = []
-    draws: list[tuple[tuple[int, ...], DodgemMove]] = []
-    losses: list[tuple[tuple[int, ...], DodgemMove]] = []
+    draws: list[tuple[tuple[float, ...], DodgemMove]] = []
+    losses: list[tuple[tuple[float, ...], DodgemMove]] = []
     for move in rules.legal_moves(pos):
         child = rules.play(pos, move)
         seen = counts.get(child, 0)
@@ -100,25 +125,26 @@ def choose_from_table(
         if mine is Value.WIN:
             wins.append((remoteness, move))
             continue
-        replies = rules.legal_moves(child)
-        # Opponent mistakes among the replies: losing ones (won for us) and, when we are
-        # lost, drawing ones too. A reply that repeats a third time draws.
-        losing, depth_sum, mistakes = 0, 0, 0
-        for reply in replies:
+        # The opponent's replies as it sees them, marked when they are mistakes: a reply
+        # that loses for it, or, when we are lost, one that does not win for it (a third
+        # repetition is a draw).
+        looks: list[tuple[float, bool]] = []
+        losing = mistakes = 0
+        for reply in rules.legal_moves(child):
             grand = rules.play(child, reply)
+            look = float(-board.evaluate(grand.first, grand.second, grand.to_move))
             if counts.get(grand, 0) + 1 >= rep:
-                mistakes += 1
+                looks.append((look, mine is Value.LOSS))
                 continue
-            v, r = _probe(table, grand)
-            if v is Value.WIN:
-                losing += 1
-                depth_sum += r
-            if v is not Value.LOSS:
-                mistakes += 1
+            v, _ = _probe(table, grand)
+            bad = v is Value.WIN if mine is Value.DRAW else v is not Value.LOSS
+            losing += v is Value.WIN
+            mistakes += bad
+            looks.append((look, bad))
         if mine is Value.DRAW:
-            draws.append(((0, -losing, -depth_sum, seen), move))
+            draws.append(((0, -_trap(looks), -losing, seen), move))
         else:
-            losses.append(((-remoteness, -mistakes, seen), move))
+            losses.append(((-remoteness, len(looks) - losing, seen), move))
     if wins:
         best_r = min(r for r, _ in wins)
         pool = [m for r, m in wins if r == best_r]
