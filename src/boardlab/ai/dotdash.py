@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,3 +161,29 @@ def player_for_level(level: int, rules: Rules[Any, Any] | None = None) -> Player
     if level == 4:
         return DotDashSearchPlayer("level 4", depth=3, style=1, time_limit=DEFAULT_TIME)
     raise UnknownGameError(f"Dot Dash levels are 1 to 4, not {level}")
+
+
+def pie_agent(rules: DotDashRules, rng: random.Random, tries: int = 12) -> Callable[[str], str]:
+    """The computer's side of the pie dialogue (`games.dotdash.pie`): answers "place" with
+    the most balanced of a few random central setups, and "choose <setup>" with the colour a
+    2-ply search prefers."""
+    judge = DotDashSearchPlayer("pie", depth=2, style=1, noise=0)
+
+    def mover_score(position: DotDashPosition) -> int:
+        return judge.search(rules, position, rng, 2, None).score
+
+    def answer(request: str) -> str:
+        if request.strip() == "place":
+            from boardlab.ai.dotdash_league import random_setup
+
+            options = [random_setup(rules, rng) for _ in range(tries)]
+            best = min(options, key=lambda p: abs(mover_score(p)))
+            return best.setup_text()
+        if request.startswith("choose"):
+            position = rules.parse_setup(request.removeprefix("choose").strip())
+            mover = position.to_move
+            colour = mover if mover_score(position) >= 0 else 1 - mover
+            return "rb"[colour]
+        raise UnknownGameError(f"the pie agent does not understand {request!r}")
+
+    return answer
