@@ -176,7 +176,15 @@ def build_table(
     work.mkdir(parents=True, exist_ok=True)
     table = solve_to_workdir(rules, work, jobs=jobs, on_progress=on_slices)
     codes = np.asarray(table)
-    counts = np.bincount(codes, minlength=2)
+    counts = np.zeros(1, dtype=np.int64)
+    step = 1 << 24
+    for lo in range(0, len(codes), step):
+        part = np.bincount(codes[lo : lo + step], minlength=2)
+        if len(part) > len(counts):
+            part[: len(counts)] += counts
+            counts = part
+        else:
+            counts[: len(part)] += part
     wins = int(counts[2::2].sum())
     losses = int(counts[3::2].sum())
     header = expected_header(rules)

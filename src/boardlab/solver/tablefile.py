@@ -14,6 +14,7 @@ import struct
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ MAGIC = b"BLTABLE\n"
 FORMAT_VERSION = 1
 INDEX_SCHEME = "dodgem-slices-v1"
 BLOCK_ENTRIES = 1 << 14
-COMPRESSION_LEVEL = 9
+COMPRESSION_LEVEL = 6
 CACHE_BLOCKS = 256
 
 
@@ -39,6 +40,7 @@ def write_table(
     codes: npt.NDArray[np.uint16],
     header: dict[str, Any],
     on_block: Callable[[int, int], None] | None = None,
+    threads: int = 2,
 ) -> None:
     """Write `codes` with `header` fields to `path` through a temporary file and a rename."""
     total = len(codes)
@@ -47,13 +49,18 @@ def write_table(
     nblocks = (total + BLOCK_ENTRIES - 1) // BLOCK_ENTRIES
     sha = hashlib.sha256()
     blobs: list[bytes] = []
-    for b in range(nblocks):
+
+    def pack(b: int) -> bytes:
         raw = _block_bytes(codes[b * BLOCK_ENTRIES : (b + 1) * BLOCK_ENTRIES], dtype)
-        blob = zlib.compress(raw, COMPRESSION_LEVEL)
-        sha.update(blob)
-        blobs.append(blob)
-        if on_block:
-            on_block(b + 1, nblocks)
+        return zlib.compress(raw, COMPRESSION_LEVEL)
+
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        for b, blob in enumerate(pool.map(pack, range(nblocks))):
+            sha.update(blob)
+            blobs.append(blob)
+            if on_block and (b + 1) % 256 == 0 or b + 1 == nblocks:
+                if on_block:
+                    on_block(b + 1, nblocks)
     offsets = np.zeros(nblocks + 1, dtype="<u8")
     np.cumsum([len(x) for x in blobs], out=offsets[1:])
     crcs = np.array([zlib.crc32(x) for x in blobs], dtype="<u4")

@@ -1,0 +1,44 @@
+"""`boardlab probe`: value and remoteness of positions read from stdin, one JSON line each."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from boardlab.cli.common import one_line
+from boardlab.cli.solve import add_table_args, dodgem_rules, table_for
+from boardlab.core.errors import BoardLabError
+
+
+def register(sub: Any) -> None:
+    """Add the probe parser."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "probe",
+        help="look up positions (one per line on stdin) in the tablebase",
+        description="Read Dodgem positions one per line from stdin and write one JSON object "
+        'per line: {"position", "value", "remoteness"} for the side to move, or '
+        '{"position", "error"} for a line that is not a position of this board.',
+    )
+    add_table_args(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Probe every line of stdin; bad lines get an error object and the rest go on."""
+    rules = dodgem_rules(args)
+    table = table_for(args, rules)
+    out = sys.stdout
+    dumps = json.dumps
+    for line in sys.stdin:
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            value, rem = table.probe(rules.parse_position(text))
+            out.write(dumps({"position": text, "value": value.value, "remoteness": rem}) + "\n")
+        except (BoardLabError, ValueError) as exc:
+            out.write(dumps({"position": text, "error": one_line(exc)}) + "\n")
+    out.flush()
+    return 0
