@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -148,7 +148,7 @@ class TableFile:
         self._dtype = np.dtype("<u1") if h["entry_bytes"] == 1 else np.dtype("<u2")
         self._cache: OrderedDict[int, npt.NDArray[Any]] = OrderedDict()
 
-    def _fail(self, why: str) -> None:
+    def _fail(self, why: str) -> NoReturn:
         raise CorruptTableError(f"{self.path}: {why}; rebuild it with: {self._hint}")
 
     def block(self, b: int) -> npt.NDArray[Any]:
@@ -179,9 +179,9 @@ class TableFile:
         b, off = divmod(index, self.block_entries)
         return int(self.block(b)[off])
 
-    def codes(self, lo: int, hi: int) -> npt.NDArray[np.uint16]:
-        """Codes of the index range [lo, hi) as a new uint16 array."""
-        out = np.empty(hi - lo, dtype=np.uint16)
+    def codes(self, lo: int, hi: int, native: bool = False) -> npt.NDArray[Any]:
+        """Codes of the index range [lo, hi) as a new array (uint16, or the file's type)."""
+        out = np.empty(hi - lo, dtype=self._dtype if native else np.uint16)
         be = self.block_entries
         i = lo
         while i < hi:

@@ -1,0 +1,93 @@
+"""`boardlab stats`: results over all positions and reachable ones, and a remoteness histogram."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from boardlab.cli.common import console, print_json
+from boardlab.cli.solve import add_table_args, dodgem_rules, table_for
+
+
+def register(sub: Any) -> None:
+    """Add the stats parser."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "stats",
+        help="win/loss/draw counts and remoteness of a solved ruleset",
+        description="Count wins, losses and draws (for the side to move) over all positions and "
+        "over the positions reachable from the start; show the start's value, the longest "
+        "remoteness and a remoteness histogram.",
+    )
+    add_table_args(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--plot", type=Path, default=None, metavar="FILE",
+                   help="write a remoteness histogram (PNG or SVG by extension)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compute and print the statistics."""
+    from boardlab.solver.stats import table_stats
+
+    rules = dodgem_rules(args)
+    table = table_for(args, rules)
+    t0 = time.perf_counter()
+    st = table_stats(rules, table)
+    seconds = time.perf_counter() - t0
+    if args.plot is not None:
+        plot(st.histogram, st.reachable_histogram, args.plot, rules.ruleset_id())
+    if args.json:
+        data = st.as_json()
+        data["ruleset"] = rules.ruleset_id()
+        print_json(data)
+        return 0
+    grid = Table(title=f"{rules.ruleset_id()} (value for the side to move)")
+    for col in ("", "positions", "win", "loss", "draw"):
+        grid.add_column(col, justify="right")
+    for name, d in (("all", st.all), ("reachable", st.reachable)):
+        grid.add_row(name, f"{d['positions']:,}", f"{d['win']:,}", f"{d['loss']:,}",
+                     f"{d['draw']:,}")
+    console.print(grid)
+    rem = st.start["remoteness"]
+    tail = "" if rem is None else f" in {rem} plies"
+    console.print(f"start {st.start['position']}: {st.start['value']}{tail}")
+    console.print(f"longest win or loss: {st.max_remoteness} plies")
+    hist = Table(title="remoteness (all positions)")
+    hist.add_column("plies", justify="right")
+    hist.add_column("win", justify="right")
+    hist.add_column("loss", justify="right")
+    for r, (w, lo) in enumerate(zip(st.histogram["win"], st.histogram["loss"], strict=True)):
+        if w or lo:
+            hist.add_row(str(r), f"{w:,}", f"{lo:,}")
+    console.print(hist)
+    if args.plot is not None:
+        console.print(f"histogram written to {args.plot}")
+    console.print(f"[dim]{seconds:.1f} s[/]")
+    return 0
+
+
+def plot(hist: dict[str, list[int]], reach: dict[str, list[int]], path: Path, title: str) -> None:
+    """Draw win and loss counts per remoteness, all positions and reachable ones."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharex=True)
+    for ax, data, name in ((axes[0], hist, "all positions"), (axes[1], reach, "reachable")):
+        xs = list(range(len(data["win"])))
+        ax.bar([x - 0.2 for x in xs], data["win"], width=0.4, label="win")
+        ax.bar([x + 0.2 for x in xs], data["loss"], width=0.4, label="loss")
+        ax.set_title(name)
+        ax.set_xlabel("remoteness (plies)")
+        ax.set_yscale("log")
+        ax.legend()
+    axes[0].set_ylabel("positions")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
