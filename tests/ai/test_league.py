@@ -1,0 +1,53 @@
+"""Leagues: reproducible from the seed whatever the number of processes; the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from boardlab.ai.league import game_seed, run_league, schedule, scores
+from boardlab.cli.main import main
+
+
+def test_results_do_not_depend_on_jobs() -> None:
+    one = run_league("dodgem", "classic", 3, ["1", "2", "random"], 3, seed=5, jobs=1)
+    two = run_league("dodgem", "classic", 3, ["1", "2", "random"], 3, seed=5, jobs=2)
+    assert [r.as_dict() for r in one] == [r.as_dict() for r in two]
+    assert len(one) == 6
+    assert all(r.win + r.loss + r.draw == 3 for r in one)
+
+
+def test_seeds_differ_per_game_and_pair() -> None:
+    specs = schedule("dodgem", None, 3, ["1", "2"], 4, seed=1)
+    assert len({s.seed for s in specs}) == len(specs) == 8
+    assert game_seed(1, "1", "2", 0) == specs[0].seed
+    assert game_seed(2, "1", "2", 0) != specs[0].seed
+
+
+def test_scores_count_both_colours() -> None:
+    results = run_league("dodgem", "classic", 3, ["1", "3"], 2, seed=0)
+    pts = scores(results)
+    assert pts["1"][1] == pts["3"][1] == 4
+    assert pts["1"][0] + pts["3"][0] == 4
+
+
+def test_league_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["league", "--size", "3", "--levels", "1,2", "--games", "2", "--json"])
+    assert status == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(r["first"], r["second"]) for r in data["results"]] == [("1", "2"), ("2", "1")]
+    assert all(r["win"] + r["loss"] + r["draw"] == 2 for r in data["results"])
+
+
+def test_league_command_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["league", "--size", "3", "--levels", "1,random", "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "L1" in out and "random" in out and "score" in out
+
+
+@pytest.mark.parametrize("levels", ["1", "1,1", "1,7", "1,x"])
+def test_league_command_rejects_bad_levels(levels: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["league", "--size", "3", "--levels", levels, "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "error" in err and len(err.strip().splitlines()) == 1
