@@ -59,8 +59,8 @@ def test_moves_after_the_position_are_played_and_remembered() -> None:
 
 
 def test_repetition_ends_the_game_for_the_engine() -> None:
-    # Both sides step out and back twice: the start position occurs a third time.
-    line = "position startpos moves a2-a1 c1-c2 a1-a2 c2-c1 a2-a1 c1-c2 a1-a2 c2-c1"
+    # Both sides step aside and back twice: the first position occurs a third time.
+    line = "position B2/3/2R b moves a3-a2 c1-b1 a2-a3 b1-c1 a3-a2 c1-b1 a2-a3 b1-c1"
     assert talk([line, "go"]) == ["error the game is over: drawn by repetition"]
 
 
