@@ -41,8 +41,9 @@ def children_graph(rules: DodgemRules) -> tuple[list[DodgemPosition], list[list[
     return positions, kids
 
 
-def solve(rules: DodgemRules, graph: tuple[list[DodgemPosition], list[list[int]]] | None = None
-          ) -> dict[DodgemPosition, tuple[Value, int | None]]:
+def solve(
+    rules: DodgemRules, graph: tuple[list[DodgemPosition], list[list[int]]] | None = None
+) -> dict[DodgemPosition, tuple[Value, int | None]]:
     """Value and remoteness of every position for the side to move."""
     positions, kids = graph if graph is not None else children_graph(rules)
     value: list[Value | None] = [None] * len(positions)

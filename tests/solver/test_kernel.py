@@ -93,7 +93,9 @@ def test_colour_swap_preserves_values_on_4x4(variant: str) -> None:
     sch = scheme_for(rules)
     rng = random.Random(3)
     for p in rng.sample(all_positions(4), 3000):
-        q = DodgemPosition(4, transpose_mask(p.second, 4), transpose_mask(p.first, 4), 1 - p.to_move)
+        q = DodgemPosition(
+            4, transpose_mask(p.second, 4), transpose_mask(p.first, 4), 1 - p.to_move
+        )
         assert tab[sch.index(p)] == tab[sch.index(q)], (p, q)
 
 

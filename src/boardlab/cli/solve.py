@@ -1,4 +1,4 @@
-"""`boardlab solve`: build a complete Dodgem tablebase (and the helpers the table commands share)."""
+"""`boardlab solve`: build a complete Dodgem tablebase; helpers the table commands share."""
 
 from __future__ import annotations
 

@@ -24,8 +24,13 @@ def register(sub: Any) -> None:
     )
     add_table_args(p)
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--plot", type=Path, default=None, metavar="FILE",
-                   help="write a remoteness histogram (PNG or SVG by extension)")
+    p.add_argument(
+        "--plot",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write a remoteness histogram (PNG or SVG by extension)",
+    )
     p.set_defaults(func=run)
 
 
@@ -49,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
     for col in ("", "positions", "win", "loss", "draw"):
         grid.add_column(col, justify="right")
     for name, d in (("all", st.all), ("reachable", st.reachable)):
-        grid.add_row(name, f"{d['positions']:,}", f"{d['win']:,}", f"{d['loss']:,}",
-                     f"{d['draw']:,}")
+        grid.add_row(
+            name, f"{d['positions']:,}", f"{d['win']:,}", f"{d['loss']:,}", f"{d['draw']:,}"
+        )
     console.print(grid)
     rem = st.start["remoteness"]
     tail = "" if rem is None else f" in {rem} plies"

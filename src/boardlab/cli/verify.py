@@ -21,8 +21,12 @@ def register(sub: Any) -> None:
         "Exit status 1 if anything disagrees.",
     )
     add_table_args(p)
-    p.add_argument("--sample", type=int, default=20000,
-                   help="positions also checked through the Python rules engine (default 20000)")
+    p.add_argument(
+        "--sample",
+        type=int,
+        default=20000,
+        help="positions also checked through the Python rules engine (default 20000)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -62,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"[red]disagreement:[/] {line}")
     if report.failures > len(report.bad_indices):
         console.print(f"... and {report.failures - len(report.bad_indices):,} more")
-    console.print("[green]no disagreement[/]" if report.ok else
-                  f"[red]{report.failures + len(report.sample_failures):,} disagreements[/]")
+    console.print(
+        "[green]no disagreement[/]"
+        if report.ok
+        else f"[red]{report.failures + len(report.sample_failures):,} disagreements[/]"
+    )
     return 0 if report.ok else 1

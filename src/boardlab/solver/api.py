@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Callable
@@ -107,8 +108,10 @@ class Tablebase:
     def index(self, position: DodgemPosition) -> int:
         """Position index; raises CorruptTableError-free ValueError for a foreign position."""
         if position.size != self.rules.size:
-            raise ValueError(f"a {position.size}×{position.size} position in a {self.rules.size}×"
-                             f"{self.rules.size} table")
+            raise ValueError(
+                f"a {position.size}×{position.size} position in a {self.rules.size}×"
+                f"{self.rules.size} table"
+            )
         try:
             return self.scheme.index(position)
         except KeyError:
@@ -124,8 +127,9 @@ class Tablebase:
             )
         return decode(code)
 
-    def get(self, position: DodgemPosition, default: T | None = None
-            ) -> tuple[Value, int | None] | T | None:
+    def get(
+        self, position: DodgemPosition, default: T | None = None
+    ) -> tuple[Value, int | None] | T | None:
         """Like probe, but `default` for a position the table cannot hold."""
         try:
             return self.probe(position)
@@ -199,10 +203,8 @@ def build_table(
     write_table(path, codes, header, on_block=on_blocks)
     del codes, table
     shutil.rmtree(work, ignore_errors=True)
-    try:
+    with contextlib.suppress(OSError):
         (path.parent / "work").rmdir()
-    except OSError:
-        pass
     return path
 
 

@@ -18,6 +18,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -79,7 +80,7 @@ def solve_one(table: Table, rules: DodgemRules, bk: int, rk: int, symmetry: bool
     """Solve one slice in place (and its mirror with `symmetry`); returns its max remoteness."""
     sch = scheme_for(geometry_rules(rules))
     res = int(
-        solve_slice(
+        solve_slice(  # type: ignore[call-arg]
             table,
             bk,
             rk,
@@ -156,10 +157,12 @@ def _read_part(work: Path, sch: IndexScheme, bk: int, rk: int) -> Table | None:
 _WORKER: dict[str, object] = {}
 
 
-def _open_scratch(work: Path, total: int) -> Table:
+def _open_scratch(work: Path, total: int) -> np.memmap[Any, np.dtype[np.uint16]]:
     path = work / "scratch.u16"
-    mode = "r+" if path.exists() and path.stat().st_size == 2 * total else "w+"
-    mm = np.memmap(path, dtype=np.uint16, mode=mode, shape=(total,))
+    mode: Any = "r+" if path.exists() and path.stat().st_size == 2 * total else "w+"
+    mm: np.memmap[Any, np.dtype[np.uint16]] = np.memmap(
+        str(path), dtype=np.uint16, mode=mode, shape=(total,)
+    )
     return mm
 
 
@@ -180,8 +183,8 @@ def solve_slices(rules: DodgemRules, work: Path, slices: Sequence[Slice], symmet
     return best
 
 
-def _worker_solve(opts: dict[str, object], work: str, slices: list[Slice], symmetry: bool) -> int:
-    rules = DodgemRules(**opts)  # type: ignore[arg-type]
+def _worker_solve(opts: dict[str, Any], work: str, slices: list[Slice], symmetry: bool) -> int:
+    rules = DodgemRules(**opts)
     return solve_slices(rules, Path(work), slices, symmetry)
 
 
@@ -196,7 +199,7 @@ def solve_to_workdir(
     jobs: int = 1,
     symmetry: bool = True,
     on_progress: Callable[[int, int, int], None] | None = None,
-) -> Table:
+) -> np.memmap[Any, np.dtype[np.uint16]]:
     """Solve every slice not yet in `work`; returns the scratch table (a memmap).
 
     `on_progress(done_slices, total_slices, positions_done)` follows every finished chunk."""
@@ -227,7 +230,7 @@ def solve_to_workdir(
     if on_progress:
         on_progress(done, total, positions)
     table.flush()
-    opts = {"size": rules.size, "blocked": rules.blocked, "goal": rules.goal}
+    opts: dict[str, Any] = {"size": rules.size, "blocked": rules.blocked, "goal": rules.goal}
     pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
     try:
         for rest in todo:

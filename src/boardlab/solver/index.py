@@ -120,7 +120,9 @@ class IndexScheme:
         return DodgemPosition(self.size, mb, mr, side, letters)
 
 
-def _move_tables(rules: DodgemRules, player: int, masks: list[int], lookup: dict[int, int]) -> MoveTables:
+def _move_tables(
+    rules: DodgemRules, player: int, masks: list[int], lookup: dict[int, int]
+) -> MoveTables:
     n = rules.size
     g_count = len(masks)
     slots = 3 * (n - 1)

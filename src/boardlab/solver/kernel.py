@@ -34,7 +34,7 @@ def _push(head, ev_pos, ev_next, ev_kind, n_ev, r, p, kind):  # type: ignore[no-
 
 
 @nb.njit(cache=True)
-def solve_slice(  # type: ignore[no-untyped-def]  # noqa: C901
+def solve_slice(  # type: ignore[no-untyped-def]
     table,
     bk,
     rk,
@@ -260,4 +260,6 @@ def mirror_slice(table, bk, rk, num_keys, key_size, slice_offset):  # type: igno
     for s in range(2):
         for ib in range(bs):
             for ir in range(rs):
-                table[dst + (1 - s) * bs * rs + ir * bs + ib] = table[src + s * bs * rs + ib * rs + ir]
+                table[dst + (1 - s) * bs * rs + ir * bs + ib] = table[
+                    src + s * bs * rs + ib * rs + ir
+                ]

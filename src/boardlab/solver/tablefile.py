@@ -58,9 +58,8 @@ def write_table(
         for b, blob in enumerate(pool.map(pack, range(nblocks))):
             sha.update(blob)
             blobs.append(blob)
-            if on_block and (b + 1) % 256 == 0 or b + 1 == nblocks:
-                if on_block:
-                    on_block(b + 1, nblocks)
+            if on_block and ((b + 1) % 256 == 0 or b + 1 == nblocks):
+                on_block(b + 1, nblocks)
     offsets = np.zeros(nblocks + 1, dtype="<u8")
     np.cumsum([len(x) for x in blobs], out=offsets[1:])
     crcs = np.array([zlib.crc32(x) for x in blobs], dtype="<u4")
@@ -83,7 +82,9 @@ def write_table(
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as fh:
-            fh.write(MAGIC + struct.pack("<I", len(text)) + text + struct.pack("<I", zlib.crc32(text)))
+            fh.write(
+                MAGIC + struct.pack("<I", len(text)) + text + struct.pack("<I", zlib.crc32(text))
+            )
             fh.write(table)
             for blob in blobs:
                 fh.write(blob)
@@ -101,11 +102,7 @@ class TableFile:
     def __init__(self, path: Path, rebuild_hint: str) -> None:
         self.path = path
         self._hint = rebuild_hint
-        try:
-            fh = open(path, "rb")
-        except FileNotFoundError:
-            raise
-        with fh:
+        with open(path, "rb") as fh:
             try:
                 self._mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
             except ValueError:
@@ -142,7 +139,9 @@ class TableFile:
         self._offsets = np.frombuffer(mm, dtype="<u8", count=nblocks + 1, offset=tstart).astype(
             np.int64
         )
-        self._crcs = np.frombuffer(mm, dtype="<u4", count=nblocks, offset=tstart + 8 * (nblocks + 1))
+        self._crcs = np.frombuffer(
+            mm, dtype="<u4", count=nblocks, offset=tstart + 8 * (nblocks + 1)
+        )
         self.entries = int(h["entries"])
         self.block_entries = int(h["block_entries"])
         self._dtype = np.dtype("<u1") if h["entry_bytes"] == 1 else np.dtype("<u2")
@@ -196,7 +195,10 @@ class TableFile:
         """Verify the whole payload checksum; raises CorruptTableError."""
         sha = hashlib.sha256()
         for b in range(len(self._crcs)):
-            lo, hi = int(self._offsets[b]) + self._payload, int(self._offsets[b + 1]) + self._payload
+            lo, hi = (
+                int(self._offsets[b]) + self._payload,
+                int(self._offsets[b + 1]) + self._payload,
+            )
             sha.update(self._mm[lo:hi])
         if sha.hexdigest() != self.header["payload_sha256"]:
             self._fail("payload checksum mismatch")

@@ -97,7 +97,7 @@ def _fill_lookup(lookup, counts, koff, n, red):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _check(  # type: ignore[no-untyped-def]  # noqa: C901
+def _check(  # type: ignore[no-untyped-def]
     codes,
     n,
     ksize,
@@ -274,14 +274,16 @@ def verify_table(
         bad,
     )
     report = VerifyReport(
-        entries=int(len(codes)),
+        entries=len(codes),
         positions=int(checked),
         sampled=0,
         bad_indices=[int(x) for x in bad[: min(int(nbad), max_report)]],
         failures=int(nbad),
     )
     del codes
-    report.sampled, report.sample_failures = _sample(rules, table, blue_list, red_list, sample, seed)
+    report.sampled, report.sample_failures = _sample(
+        rules, table, blue_list, red_list, sample, seed
+    )
     return report
 
 
@@ -321,7 +323,9 @@ def _sample(
             else:
                 want = (Value.LOSS, 1 + max(wins))
         if got != want:
-            fails.append(f"{p}: stored {got[0].value} {got[1]}, children say {want[0].value} {want[1]}")
+            fails.append(
+                f"{p}: stored {got[0].value} {got[1]}, children say {want[0].value} {want[1]}"
+            )
     return done, fails
 
 
