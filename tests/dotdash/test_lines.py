@@ -60,7 +60,17 @@ def test_count_matches_brute_force_packing(n: int, density: float, seed: int) ->
 
 def test_run_lengths_on_a_19_board() -> None:
     n, w = 19, 20
-    for length, fives in [(4, 0), (5, 1), (8, 1), (9, 2), (12, 2), (13, 3), (16, 3), (17, 4), (19, 4)]:
+    for length, fives in [
+        (4, 0),
+        (5, 1),
+        (8, 1),
+        (9, 2),
+        (12, 2),
+        (13, 3),
+        (16, 3),
+        (17, 4),
+        (19, 4),
+    ]:
         mask = sum(1 << (3 * w + f) for f in range(length))
         assert lines.count_fives(mask, n) == fives
         diag = sum(1 << (i * w + (n - 1 - i)) for i in range(length))

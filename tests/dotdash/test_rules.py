@@ -63,10 +63,7 @@ def test_figure_1_blocking(rules: DotDashRules) -> None:
             rules.play(start, rules.parse_move(text))
 
 
-FIG3 = (
-    "setup R:A2,B2,C2,D2,E2,A4,B4,C4,D4,E4 "
-    "B:E11,F11,G11,H11,I11,D10,F10,G10,H10 b"
-)
+FIG3 = "setup R:A2,B2,C2,D2,E2,A4,B4,C4,D4,E4 B:E11,F11,G11,H11,I11,D10,F10,G10,H10 b"
 
 
 def test_figure_3_shift_loses_two_to_one(rules: DotDashRules) -> None:
