@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 from hypothesis import given, settings
@@ -19,7 +19,7 @@ def max_packing(cells: list[bool]) -> int:
     segs = [s for s in range(len(cells) - 4) if all(cells[s : s + 5])]
     for k in range(len(segs), 0, -1):
         for pick in combinations(segs, k):
-            if all(b - a >= 4 for a, b in zip(pick, pick[1:], strict=False)):
+            if all(b - a >= 4 for a, b in pairwise(pick)):
                 return k
     return 0
 
