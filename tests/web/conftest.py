@@ -49,7 +49,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     tables = Path(os.environ.get("BOARDLAB_TEST_TABLES", tmp_path_factory.mktemp("tables")))
     port = _free_port()
-    config = uvicorn.Config(create_app(tables=tables), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(
+        create_app(tables=tables), host="127.0.0.1", port=port, log_level="warning"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -92,7 +92,9 @@ def test_bad_input_never_gives_a_500(client: TestClient) -> None:
         r = client.post("/api/state", json=body)
         assert r.status_code == status, (body, r.text)
         assert isinstance(r.json()["error"], str) and "\n" not in r.json()["error"]
-    r = client.post("/api/state", content=b"{not json", headers={"content-type": "application/json"})
+    r = client.post(
+        "/api/state", content=b"{not json", headers={"content-type": "application/json"}
+    )
     assert r.status_code == 422
     r = client.post("/api/move", json={"size": 3, "level": "9"})
     assert r.status_code == 422
@@ -100,7 +102,9 @@ def test_bad_input_never_gives_a_500(client: TestClient) -> None:
     assert r.status_code == 422
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(st.text(max_size=12), max_size=4))
 def test_arbitrary_move_text_gets_a_clean_answer(client: TestClient, moves: list[str]) -> None:
     r = client.post("/api/state", json={"size": 4, "moves": moves})
@@ -109,9 +113,13 @@ def test_arbitrary_move_text_gets_a_clean_answer(client: TestClient, moves: list
         assert r.json()["error"]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(st.integers(min_value=0, max_value=50), max_size=30), st.sampled_from([3, 4, 5]))
-def test_replay_of_legal_moves_is_consistent(client: TestClient, picks: list[int], size: int) -> None:
+def test_replay_of_legal_moves_is_consistent(
+    client: TestClient, picks: list[int], size: int
+) -> None:
     moves: list[str] = []
     data = post(client, "/api/state", {"size": size, "moves": moves})
     for pick in picks:
@@ -147,7 +155,9 @@ def test_level_moves_are_legal(client: TestClient) -> None:
 
 def test_computer_move_in_a_finished_game_is_refused(client: TestClient) -> None:
     end = post(client, "/api/playout", {"size": 3, "players": ["random", "random"], "seed": 3})
-    r = client.post("/api/move", json={"size": 3, "moves": end["state"]["moves"], "level": "random"})
+    r = client.post(
+        "/api/move", json={"size": 3, "moves": end["state"]["moves"], "level": "random"}
+    )
     assert r.status_code == 400
     assert "over" in r.json()["error"]
 
@@ -219,7 +229,12 @@ def test_record_export_and_import_round_trip(client: TestClient) -> None:
     assert "1. a2-b2 c1-c2 2. b2-b3 *" in rec["text"]
     back = post(client, "/api/record/import", {"text": rec["text"]})
     assert back["moves"] == game["moves"]
-    assert (back["game"], back["variant"], back["size"], back["start"]) == ("dodgem", "classic", 3, None)
+    assert (back["game"], back["variant"], back["size"], back["start"]) == (
+        "dodgem",
+        "classic",
+        3,
+        None,
+    )
 
 
 def test_record_with_a_start_position_and_second_player_first(client: TestClient) -> None:

@@ -20,7 +20,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
-    p.add_argument("--tables", type=Path, default=None, help="tablebase folder (default: user data)")
+    p.add_argument(
+        "--tables", type=Path, default=None, help="tablebase folder (default: user data)"
+    )
     p.set_defaults(func=run)
 
 

@@ -45,7 +45,10 @@ def create_app(tables: Path | None = None, auto_build: bool = True) -> FastAPI:
         if isinstance(exc, UnknownGameError):
             status = 400
         return JSONResponse(
-            {"error": _one_line(str(exc)) or exc.__class__.__name__, "kind": exc.__class__.__name__},
+            {
+                "error": _one_line(str(exc)) or exc.__class__.__name__,
+                "kind": exc.__class__.__name__,
+            },
             status_code=status,
         )
 

@@ -1,12 +1,12 @@
 """Game records as text: tag lines, then the numbered moves and the result.
 
-    [Game "dodgem"]
-    [Variant "classic"]
-    [Size "3"]
-    [Start "B2/B2/1RR b"]      (only when the game did not begin at the standard start)
-    [Result "1-0"]
+[Game "dodgem"]
+[Variant "classic"]
+[Size "3"]
+[Start "B2/B2/1RR b"]      (only when the game did not begin at the standard start)
+[Result "1-0"]
 
-    1. a2-b2 b1-b2 2. b2-c2 ... 1-0
+1. a2-b2 b1-b2 2. b2-c2 ... 1-0
 """
 
 from __future__ import annotations
@@ -104,5 +104,3 @@ def parse_record(text: str) -> s.RecordOut:
         moves=canonical,
         text=format_record(out_spec),
     )
-
-

@@ -12,7 +12,9 @@ from boardlab.web import schemas as s
 from boardlab.web.records import format_record, parse_record
 from boardlab.web.service import Service, catalogue, replay, rules_of, state_out
 
-router = APIRouter(prefix="/api", responses={400: {"model": s.ErrorOut}, 422: {"model": s.ErrorOut}})
+router = APIRouter(
+    prefix="/api", responses={400: {"model": s.ErrorOut}, 422: {"model": s.ErrorOut}}
+)
 
 
 def _service(request: Request) -> Service:
@@ -74,7 +76,9 @@ def export_record(spec: s.GameSpec) -> s.RecordOut:
     rules, session = replay(spec)
     start = rules.format_position(session.start) if session.start != rules.start() else None
     moves = [rules.format_move(m) for m in session.moves]
-    canon = s.GameSpec(game=rules.game, variant=rules.variant, size=rules.size, start=start, moves=moves)
+    canon = s.GameSpec(
+        game=rules.game, variant=rules.variant, size=rules.size, start=start, moves=moves
+    )
     return s.RecordOut(
         game=rules.game,
         variant=rules.variant,

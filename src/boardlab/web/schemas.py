@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 MAX_MOVES = 2000
 MAX_PLAYOUT_PLIES = 1000
 
+ValueText = Literal["win", "loss", "draw"]
 MoveText = Annotated[str, StringConstraints(min_length=1, max_length=24)]
 Level = Annotated[str, StringConstraints(pattern=r"^(random|[1-4])$")]
 
@@ -110,7 +111,7 @@ class MoveEvalOut(BaseModel):
     """One legal move with its value for the mover and its remoteness in plies."""
 
     move: str
-    value: Literal["win", "loss", "draw"]
+    value: ValueText
     remoteness: int | None
 
 
@@ -119,7 +120,7 @@ class PlyValueOut(BaseModel):
 
     ply: int
     to_move: int
-    value: Literal["win", "loss", "draw"] | None
+    value: ValueText | None
     remoteness: int | None
 
 
@@ -129,7 +130,7 @@ class AnalysisOut(BaseModel):
     available: bool
     reason: str | None = None
     table: str = "missing"
-    value: Literal["win", "loss", "draw"] | None = None
+    value: ValueText | None = None
     remoteness: int | None = None
     to_move: int = 0
     moves: list[MoveEvalOut] = Field(default_factory=list)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from boardlab.core.errors import BoardLabError, IllegalMoveError, MissingTableError, NotationError
 from boardlab.core.outcome import Outcome
@@ -67,6 +67,14 @@ def replay(spec: s.GameSpec) -> tuple[AnyRules, Session]:
     return rules, session
 
 
+def _value(v: object) -> s.ValueText:
+    """A solver value as the API spells it."""
+    text = str(v)
+    if text not in ("win", "loss", "draw"):
+        raise ValueError(f"unexpected value {text!r}")
+    return cast(s.ValueText, text)
+
+
 def result_out(outcome: Outcome | None) -> s.ResultOut | None:
     """The result as the API shows it."""
     if outcome is None:
@@ -101,7 +109,9 @@ def catalogue() -> s.GamesOut:
             rules = info.rules(v, None)
             lo, hi = info.variant_sizes.get(v, info.sizes)
             variants.append(
-                s.VariantOut(name=v, players=rules.player_names, sizes=(lo, hi), default_size=rules.size)
+                s.VariantOut(
+                    name=v, players=rules.player_names, sizes=(lo, hi), default_size=rules.size
+                )
             )
         out.append(
             s.GameOut(
@@ -224,7 +234,10 @@ class Service:
         solver = self._solver()
         if solver is None:
             return s.TableOut(
-                ruleset=ruleset, solvable=False, state="unavailable", message="the solver is not installed"
+                ruleset=ruleset,
+                solvable=False,
+                state="unavailable",
+                message="the solver is not installed",
             )
         if not solver.solvable(rules):
             return s.TableOut(
@@ -266,7 +279,9 @@ class Service:
         with self._lock:
             return self._open.setdefault(key, table)
 
-    def start_build(self, rules: AnyRules, run: Callable[[Callable[[], None]], None] | None = None) -> s.TableOut:
+    def start_build(
+        self, rules: AnyRules, run: Callable[[Callable[[], None]], None] | None = None
+    ) -> s.TableOut:
         """Start building a table in the background (one build at a time); idempotent."""
         status = self.table_status(rules)
         if status.state not in ("missing", "failed"):
@@ -322,24 +337,30 @@ class Service:
         table = self.table(rules)
         history = []
         for i, pos in enumerate(session.positions):
-            value, rem = table.probe(pos)
+            v, r = table.probe(pos)
             history.append(
-                s.PlyValueOut(ply=i, to_move=rules.to_move(pos), value=str(value), remoteness=rem)  # type: ignore[arg-type]
+                s.PlyValueOut(ply=i, to_move=rules.to_move(pos), value=_value(v), remoteness=r)
             )
-        value: str | None
+        value: s.ValueText | None
         rem: int | None
+        moves: list[s.MoveEvalOut] = []
         if session.is_over:
             outcome = session.result
             assert outcome is not None
-            value, rem = str(outcome.value_for(to_move)), 0
-            history[-1] = s.PlyValueOut(ply=len(session.moves), to_move=to_move, value=value, remoteness=0)  # type: ignore[arg-type]
-            moves: list[s.MoveEvalOut] = []
+            value, rem = _value(outcome.value_for(to_move)), 0
+            history[-1] = s.PlyValueOut(
+                ply=len(session.moves), to_move=to_move, value=value, remoteness=0
+            )
         else:
             value, rem = history[-1].value, history[-1].remoteness
-            moves = [
-                s.MoveEvalOut(move=rules.format_move(e.move), value=str(e.value), remoteness=e.remoteness)  # type: ignore[arg-type]
-                for e in solver.analyse(rules, table, session.position)
-            ]
+            for e in solver.analyse(rules, table, session.position):
+                moves.append(
+                    s.MoveEvalOut(
+                        move=rules.format_move(e.move),
+                        value=_value(e.value),
+                        remoteness=e.remoteness,
+                    )
+                )
         forced = None
         if value == "win" and rem is not None and not session.is_over:
             forced = s.ForcedOut(winner=to_move, plies=rem)
@@ -348,7 +369,7 @@ class Service:
         return s.AnalysisOut(
             available=True,
             table="ready",
-            value=value,  # type: ignore[arg-type]
+            value=value,
             remoteness=rem,
             to_move=to_move,
             moves=moves,

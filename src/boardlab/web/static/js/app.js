@@ -229,6 +229,7 @@ function finishGame() {
     if (run.done >= run.target) {
       run = null;
       toast(t("run.done"));
+      renderRecord();
       renderRunButtons();
     } else {
       const token = gen;
@@ -457,7 +458,8 @@ function renderNotice() {
   }
   const moves = Math.ceil(f.plies / 2);
   const args = { colour: colourName(f.winner), who: sideLabel(f.winner), moves, plies: f.plies };
-  box.textContent = f.computer ? t("notice.computer", args) : t("notice.forced", args);
+  const key = f.computer ? "notice.computer" : f.winner === state.to_move ? "notice.forced" : "notice.forcedOther";
+  box.textContent = t(key, args);
   box.className = `notice c-${state.players[f.winner]}`;
   box.hidden = false;
 }
@@ -721,10 +723,10 @@ async function importRecord() {
 }
 
 function linkFor() {
-  const q = new URLSearchParams({ game: game.game, variant: game.variant, size: String(game.size) });
-  if (game.start) q.set("start", game.start);
-  if (game.moves.length) q.set("moves", game.moves.join(","));
-  return `${location.origin}${location.pathname}#${q.toString()}`;
+  const parts = [`game=${game.game}`, `variant=${game.variant}`, `size=${game.size}`];
+  if (game.start) parts.push(`start=${encodeURIComponent(game.start)}`);
+  if (game.moves.length) parts.push(`moves=${game.moves.map(encodeURIComponent).join(",")}`);
+  return `${location.origin}${location.pathname}#${parts.join("&")}`;
 }
 
 function updateHash() {

@@ -102,6 +102,9 @@ const ja = `
 David desJardins による 4×4・5×5 の解析(rec.games.abstract, 1996)。</p>
 `;
 
+// Japanese has no spaces between words: join the source lines of a paragraph without one.
+const jaJoined = ja.replace(/\n(?!\s*<)/g, "");
+
 export function helpHtml(lang) {
-  return lang === "ja" ? ja : en;
+  return lang === "ja" ? jaJoined : en;
 }

@@ -357,6 +357,7 @@ export function createDodgemBoard(host, handlers) {
       view = next;
       pos = parsePosition(next.state.position, next.state.players);
       if (!samePos || !next.interactive) selected = null;
+      if (!samePos) lastClick = { sq: null, time: 0 };
       if (selected && pos.cars.get(selected) !== pos.toMove) selected = null;
       draw();
     },

@@ -1,0 +1,205 @@
+"""The page in a real chromium: play by clicking, take a car off, watch 100 games, analysis
+colours, the language switch and illegal-move explanations. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+import pytest
+from tests.web.conftest import shot
+
+pytestmark = pytest.mark.browser
+
+
+def setup_game(page: Any, size: int, blue: str, red: str) -> None:
+    page.select_option("#s-size", str(size))
+    page.select_option("#s-side0", blue)
+    page.select_option("#s-side1", red)
+    page.click("#start")
+    page.wait_for_function(
+        "(n) => location.hash.includes(`size=${n}&`) || location.hash.endsWith(`size=${n}`)",
+        arg=size,
+    )
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('[data-sq]').length === n * n", arg=size
+    )
+
+
+def open_link(page: Any, url: str) -> None:
+    """Load the app at a link (a new document, so the hash is read on load)."""
+    page.goto("about:blank")
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def current_moves(page: Any) -> list[str]:
+    query = parse_qs(page.evaluate("location.hash").lstrip("#"))
+    return query["moves"][0].split(",") if "moves" in query else []
+
+
+def server_state(page: Any, moves: list[str], size: int) -> Any:
+    body = json.dumps({"size": size, "moves": moves})
+    return page.evaluate(
+        "async (b) => (await fetch('/api/state', {method: 'POST', headers: "
+        "{'Content-Type': 'application/json'}, body: b})).json()",
+        body,
+    )
+
+
+def test_play_a_whole_3x3_game_against_level_4_by_clicking(page: Any) -> None:
+    setup_game(page, 3, "human", "4")
+    page.wait_for_selector("[data-sq=c3]")
+    for _ in range(80):
+        page.wait_for_function(
+            "() => !document.getElementById('status-text').textContent.includes('thinking')"
+        )
+        moves = current_moves(page)
+        state = server_state(page, moves, 3)
+        if state["result"]:
+            break
+        if state["to_move"] != 0:
+            page.wait_for_timeout(100)
+            continue
+        move = state["legal_moves"][-1]
+        src, dst = move.split("-")
+        if dst == "off":
+            page.dblclick(f"[data-sq={src}]")
+        else:
+            page.click(f"[data-sq={src}]")
+            page.click(f"[data-sq={dst}]")
+        page.wait_for_function(
+            "(n) => (new URLSearchParams(location.hash.slice(1)).get('moves') || '')"
+            ".split(',').filter(Boolean).length > n",
+            arg=len(moves),
+        )
+    else:
+        pytest.fail("the game did not end")
+    status = page.text_content("#status-text")
+    assert "wins" in status or "Draw" in status
+    assert page.locator("#record-games").get_attribute("data-games") == "1"
+    assert page.locator("#movelist .ply").count() == len(current_moves(page))
+    shot(page, "game-3x3-vs-level4")
+
+
+def test_double_click_takes_a_car_off(page: Any, live_server: str) -> None:
+    open_link(page, live_server + "/#game=dodgem&variant=classic&size=3&start=3/2B/R2%20b")
+    page.wait_for_selector("[data-car=c2]")
+    page.dblclick("[data-sq=c2]")
+    page.wait_for_function(
+        "() => document.getElementById('status-text').textContent.includes('wins')"
+    )
+    assert "Blue wins" in page.text_content("#status-text")
+    assert page.locator("[data-car=c2]").count() == 0
+    assert current_moves(page) == ["c2-off"]
+
+
+def test_exit_marker_and_illegal_attempts_are_explained(page: Any, live_server: str) -> None:
+    open_link(page, live_server + "/#game=dodgem&variant=classic&size=3&start=3/1BB/R2%20b")
+    page.click("[data-sq=a1]")  # Red's car
+    assert "Red" in page.text_content("#message")
+    page.click("[data-sq=b2]")
+    page.click("[data-sq=a3]")  # not a step
+    assert "one square" in page.text_content("#message")
+    page.click("[data-sq=b2]")
+    page.wait_for_timeout(500)  # not a double click
+    page.click("[data-sq=b2]")
+    page.dblclick("[data-sq=b2]")  # b2 is not on the exit edge
+    assert "leave the board" in page.text_content("#message")
+    page.wait_for_timeout(500)
+    page.click("[data-sq=c2]")
+    page.click("[data-exit=c2]")
+    page.wait_for_function("() => location.hash.includes('c2-off')")
+    shot(page, "exit-marker")
+
+
+def test_watch_100_games_at_instant_speed(page: Any) -> None:
+    page.select_option("#s-size", "3")
+    page.select_option("#s-side0", "1")
+    page.select_option("#s-side1", "2")
+    page.click("[data-speed='0']")
+    page.click("#watch100")
+    page.wait_for_selector("#run-progress:not([hidden])")
+    page.wait_for_function(
+        "() => document.getElementById('record-games')?.dataset.games === '100'", timeout=240_000
+    )
+    numbers = [int(x) for x in page.locator(".rec .n").all_text_contents()]
+    assert sum(numbers) == 100
+    assert page.locator("#run-progress").is_hidden()
+    assert page.locator("#watch100").is_visible()
+    shot(page, "watch-100")
+
+
+def test_analysis_colours_moves_by_value(page: Any) -> None:
+    setup_game(page, 3, "human", "human")
+    page.check("#analysis-toggle", force=True)
+    page.wait_for_selector("#move-values li", timeout=120_000)
+    win = page.locator("#move-values li.v-win")
+    assert win.count() == 1
+    assert win.get_attribute("data-move") == "a3-b3"
+    assert win.locator(".val").text_content() == "win 19"
+    assert page.locator("#move-values li.v-loss").count() == 2
+    green = win.evaluate("e => getComputedStyle(e).backgroundColor")
+    red = page.locator("#move-values li.v-loss").first.evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
+    assert green == "rgb(31, 157, 99)" and red == "rgb(214, 69, 65)"
+    assert "wins in 19" in page.text_content("#value-line")
+    page.click("[data-sq=a3]")
+    assert page.locator("circle.target.v-win").count() == 1
+    page.click("[data-sq=b3]")
+    page.wait_for_selector("#chart circle.pt[data-ply='1']")
+    assert page.locator("#chart circle.pt.v-win").count() == 2  # both points favour Blue
+    shot(page, "analysis")
+
+
+def test_language_switch_is_remembered(page: Any, live_server: str) -> None:
+    page.click("[data-lang=ja]")
+    assert page.text_content("[data-i18n='setup.title']") == "対局の設定"
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    assert "手番" in page.text_content("#status-text")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.text_content("#start") == "開始"
+    page.click("#help-open")
+    assert "ドッジェムの遊び方" in page.text_content("#help-body")
+    shot(page, "help-ja")
+    page.click("#help-dialog button[value=close]")
+    page.click("[data-lang=en]")
+    assert page.text_content("#start") == "Start"
+
+
+def test_settings_are_remembered_and_link_restores_moves(page: Any, live_server: str) -> None:
+    setup_game(page, 5, "human", "human")
+    page.click("[data-sq=a2]")
+    page.click("[data-sq=b2]")
+    page.wait_for_function("() => location.hash.includes('a2-b2')")
+    link = page.evaluate("location.href")
+    open_link(page, live_server + "/")
+    assert page.input_value("#s-size") == "5"
+    open_link(page, link)
+    assert current_moves(page) == ["a2-b2"]
+    assert page.locator("[data-car=b2]").count() == 1
+    page.click("#undo")
+    page.wait_for_function("() => !location.hash.includes('a2-b2')")
+    page.click("#redo")
+    page.wait_for_function("() => location.hash.includes('a2-b2')")
+
+
+def test_phone_width_layout(browser: Any, live_server: str) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto(live_server + "/#game=dodgem&variant=classic&size=4")
+    page.wait_for_selector("body[data-ready='1']")
+    box = page.locator("#board svg").bounding_box()
+    assert box["width"] <= 390 and box["width"] > 300
+    overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
+    assert not overflow
+    page.tap("[data-sq=a2]")
+    page.tap("[data-sq=b2]")
+    page.wait_for_function("() => location.hash.includes('a2-b2')")
+    shot(page, "phone")
+    context.close()
