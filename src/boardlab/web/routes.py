@@ -8,8 +8,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
+from boardlab.web import records
 from boardlab.web import schemas as s
-from boardlab.web.records import format_record, parse_record
 from boardlab.web.service import Service, catalogue, replay, rules_of, state_out
 
 router = APIRouter(
@@ -71,28 +71,15 @@ def build_table(spec: s.RulesSpec, request: Request) -> s.TableOut:
 
 
 @router.post("/record/export")
-def export_record(spec: s.GameSpec) -> s.RecordOut:
+def export_record(req: s.ExportRequest) -> s.RecordOut:
     """The game as record text."""
-    rules, session = replay(spec)
-    start = rules.format_position(session.start) if session.start != rules.start() else None
-    moves = [rules.format_move(m) for m in session.moves]
-    canon = s.GameSpec(
-        game=rules.game, variant=rules.variant, size=rules.size, start=start, moves=moves
-    )
-    return s.RecordOut(
-        game=rules.game,
-        variant=rules.variant,
-        size=rules.size,
-        start=start,
-        moves=moves,
-        text=format_record(canon),
-    )
+    return records.export_record(req)
 
 
 @router.post("/record/import")
 def import_record(body: s.RecordText) -> s.RecordOut:
-    """Read record text; every move is checked."""
-    return parse_record(body.text)
+    """Read record text (or its JSON form); every move is checked."""
+    return records.import_record(body.text)
 
 
 @router.get("/health")

@@ -30,6 +30,15 @@ class GameSpec(Strict):
     moves: list[MoveText] = Field(default_factory=list, max_length=MAX_MOVES)
 
 
+class ExportRequest(GameSpec):
+    """A game to write as a record, with who played each colour (e.g. {"blue": "human"})."""
+
+    players: dict[
+        Annotated[str, StringConstraints(max_length=20)],
+        Annotated[str, StringConstraints(max_length=40)],
+    ] = Field(default_factory=dict, max_length=2)
+
+
 class MoveRequest(GameSpec):
     """Ask a computer player for a move in the replayed position."""
 

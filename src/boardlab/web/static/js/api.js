@@ -51,6 +51,6 @@ export const api = {
   tableStatus: (g) =>
     request("GET", `/api/tables?game=${encodeURIComponent(g.game)}&variant=${encodeURIComponent(g.variant)}&size=${g.size}`),
   buildTable: (g) => request("POST", "/api/tables", { game: g.game, variant: g.variant, size: g.size }),
-  exportRecord: (game) => request("POST", "/api/record/export", spec(game)),
+  exportRecord: (game, players) => request("POST", "/api/record/export", { ...spec(game), players }),
   importRecord: (text) => request("POST", "/api/record/import", { text }),
 };

@@ -684,7 +684,11 @@ function openRecordDialog(mode, text = "") {
 
 async function exportRecord() {
   try {
-    const rec = await api.exportRecord(game);
+    const players = {};
+    currentSides().forEach((who, i) => {
+      players[state.players[i]] = isComputer(who) ? (who === "random" ? "random" : `level ${who}`) : "human";
+    });
+    const rec = await api.exportRecord(game, players);
     openRecordDialog("export", rec.text);
   } catch (err) {
     showMessage(errorText(err), "error");
