@@ -80,3 +80,14 @@ def test_pie_setup_validation() -> None:
         pie_position(rules, "setup R:A1 B:A2")
     with pytest.raises(NotationError):
         parse_colour("green")
+
+
+def test_play_command_sides(rules: DotDashRules) -> None:
+    """`boardlab play` passes its sides list: a computer side means the fixed setup."""
+    said: list[str] = []
+    pos = pie_setup(rules, lambda prompt: "should not be asked", said.append, ["human", "3"])
+    assert pos == rules.parse_setup("setup R:G7 B:G8,H7 r")
+    ask, said = scripted(["setup R:C3 B:K11,K3", "b"])
+    assert pie_setup(rules, ask, said.append, ["human", "human"]).setup_text() == (
+        "setup R:C3 B:K11,K3 r"
+    )

@@ -42,6 +42,9 @@ def register(info: GameInfo) -> None:
     _GAMES[info.name] = info
 
 
+_loaded = False
+
+
 def _load_builtin() -> None:
     # Importing a game module registers it.
     import importlib
@@ -56,7 +59,9 @@ def _load_builtin() -> None:
 
 def games() -> dict[str, GameInfo]:
     """Every registered game by name."""
-    if not _GAMES:
+    global _loaded
+    if not _loaded:  # not `if not _GAMES`: importing one game directly registers only that one
+        _loaded = True
         _load_builtin()
     return dict(_GAMES)
 

@@ -7,6 +7,11 @@
 - `computer(request) -> str` answers for the computer, or None when both roles are human.
   It receives `"place"` and answers with setup text (`setup R:G7 B:G8,H7`), or receives
   `"choose <setup text>"` and answers `r` or `b`. `computer_role` says which role it plays.
+  (`boardlab.ai.dotdash.pie_agent` makes such a callable.)
+- Instead of a callable, `pie_setup` also takes the sides list of `boardlab play` (one entry
+  per colour, `human` or a computer level). Colours are then fixed beforehand, so there is
+  nothing to choose: two humans still run the dialogue, and a game with a computer starts
+  from the fixed setup of `rules.start()`, as the rules allow for play against the computer.
 
 Whoever holds the single stone moves first, so the position returned has that side to move.
 `run_pie` also reports the colour the chooser took, which a front end needs to seat players.
@@ -14,7 +19,7 @@ Whoever holds the single stone moves first, so the position returned has that si
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -118,8 +123,16 @@ def pie_setup(
     rules: DotDashRules,
     ask: Callable[[str], str],
     say: Callable[[str], None],
-    computer: Callable[[str], str] | None = None,
+    computer: Callable[[str], str] | Sequence[str] | None = None,
     computer_role: Role = "chooser",
 ) -> DotDashPosition:
-    """The position a pie dialogue ends in (see `run_pie` for the chooser's colour)."""
+    """The position a pie dialogue ends in (see the module docstring; `run_pie` also gives the
+    chooser's colour)."""
+    if computer is not None and not callable(computer):
+        sides = [str(side).strip().lower() for side in computer]
+        if any(side != "human" for side in sides):
+            start = rules.start()
+            say(f"Fixed setup against the computer: {start.setup_text()}")
+            return start
+        computer = None  # two humans: the full dialogue, the choice is for the record
     return run_pie(rules, ask, say, computer, computer_role).position
