@@ -70,3 +70,12 @@ def test_pie_agent_places_and_chooses() -> None:
     assert agent(f"choose {setup.setup_text()}") in ("r", "b")
     with pytest.raises(UnknownGameError):
         agent("dance")
+
+
+def test_forced_positions_do_not_overrun_the_search() -> None:
+    """A side that is behind has few moves, so deepening runs fast: depth stays capped."""
+    rules = make_rules("dotdash", "standard", 9)
+    pos = rules.parse_setup("setup R:A2,B2,C2,D2,E8,I5 B:A9,B9,C9,D9,E9 r")
+    player = player_for_level(4, rules)
+    move = player.choose(rules, pos, [], random.Random(5), Limits(time=0.5, depth=50))
+    assert move in rules.legal_moves(pos)

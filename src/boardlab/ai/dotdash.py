@@ -37,6 +37,7 @@ from boardlab.games.dotdash.notation import DotDashMove, DotDashPosition, Point
 from boardlab.games.dotdash.rules import DotDashRules
 
 DEFAULT_TIME = 1.0
+MAX_DEPTH = 12  # full-width plies; the move buffers are sized for it
 
 
 @dataclass
@@ -104,8 +105,8 @@ class DotDashSearchPlayer:
         dirs = directions(n_size)
         mode, limit = mode_code(rules.mode), limit_of(rules.reserve)
         c = position.to_move + 1
-        max_depth = depth if seconds is None else 64
-        buf = move_buffer(n_size, min(max_depth, 12) + QDEPTH + 6)
+        max_depth = min(depth, MAX_DEPTH) if seconds is None else MAX_DEPTH
+        buf = move_buffer(n_size, max_depth + QDEPTH + 6)  # the race solver goes QDEPTH + 2 deeper
         keybuf = np.zeros(buf.shape[:2], dtype=np.int64)
         root = np.zeros((buf.shape[1], 4), dtype=np.int32)
         n = gen_moves(board, counts, c, dirs, mode, limit, root)
