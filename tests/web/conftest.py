@@ -7,6 +7,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,16 +43,13 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real app on uvicorn, on a free loopback port, for the whole session."""
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Run `app` on uvicorn in a thread, on a free loopback port; yields the base URL."""
     import uvicorn
 
-    tables = Path(os.environ.get("BOARDLAB_TEST_TABLES", tmp_path_factory.mktemp("tables")))
     port = _free_port()
-    config = uvicorn.Config(
-        create_app(tables=tables), host="127.0.0.1", port=port, log_level="warning"
-    )
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -60,9 +58,19 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real app on uvicorn, on a free loopback port, for the whole session."""
+    tables = Path(os.environ.get("BOARDLAB_TEST_TABLES", tmp_path_factory.mktemp("tables")))
+    with serving(create_app(tables=tables)) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -29,14 +29,14 @@ def _validation_message(exc: RequestValidationError) -> str:
     return _one_line("; ".join(parts)) or "invalid request"
 
 
-def create_app(tables: Path | None = None, auto_build: bool = True) -> FastAPI:
+def create_app(tables: Path | None = None) -> FastAPI:
     """A new app; `tables` is the tablebase folder (None: the solver's default)."""
     app = FastAPI(
         title="BoardLab",
         version=__version__,
         description="Play, watch and analyse Dodgem: positions and moves in canonical notation.",
     )
-    app.state.service = Service(tables, auto_build=auto_build)
+    app.state.service = Service(tables)
     app.include_router(router)
 
     @app.exception_handler(BoardLabError)

@@ -1,11 +1,13 @@
 """The JSON API. Stateless: each request carries the game (rules, start, moves) and the server
-replays it. Handlers are plain functions, so FastAPI runs them in its thread pool and slow
-computer moves never block the event loop."""
+replays it. Quick handlers are plain functions (FastAPI runs them in its thread pool); computer
+moves run in worker threads under their own limit, so they never block the event loop nor
+take every thread from the quick requests."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
+import anyio.to_thread
 from fastapi import APIRouter, Query, Request
 
 from boardlab.web import records
@@ -36,15 +38,17 @@ def game_state(spec: s.GameSpec) -> s.StateOut:
 
 
 @router.post("/move")
-def computer_move(req: s.MoveRequest, request: Request) -> s.MoveOut:
+async def computer_move(req: s.MoveRequest, request: Request) -> s.MoveOut:
     """The computer's move at a level (1-4, or random) in the replayed position."""
-    return _service(request).computer_move(req)
+    service = _service(request)
+    return await anyio.to_thread.run_sync(service.computer_move, req, limiter=service.limiter)
 
 
 @router.post("/playout")
-def playout(req: s.PlayoutRequest, request: Request) -> s.PlayoutOut:
+async def playout(req: s.PlayoutRequest, request: Request) -> s.PlayoutOut:
     """Two computer levels play the replayed game to its end."""
-    return _service(request).playout(req)
+    service = _service(request)
+    return await anyio.to_thread.run_sync(service.playout, req, limiter=service.limiter)
 
 
 @router.post("/analysis")
@@ -83,6 +87,6 @@ def import_record(body: s.RecordText) -> s.RecordOut:
 
 
 @router.get("/health")
-def health() -> dict[str, str]:
+async def health() -> dict[str, str]:
     """Liveness check."""
     return {"status": "ok"}

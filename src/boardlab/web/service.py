@@ -7,13 +7,17 @@ server always starts and reports what it cannot do instead of failing.
 from __future__ import annotations
 
 import importlib
+import queue
 import random
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, cast
+
+import anyio
 
 from boardlab.core.errors import BoardLabError, IllegalMoveError, MissingTableError, NotationError
 from boardlab.core.outcome import Outcome
@@ -137,10 +141,46 @@ def rules_key(rules: AnyRules) -> str:
     return f"{rules.game}:{opts}"
 
 
-@dataclass
-class _Slot:
-    player: Any
-    lock: threading.Lock = field(default_factory=threading.Lock)
+class PlayerPool:
+    """Up to `limit` instances of one computer player; each serves one request at a time
+    (players keep search tables that are not shared between threads)."""
+
+    def __init__(self, make: Callable[[], Any], limit: int = 4) -> None:
+        self._make = make
+        self._limit = limit
+        self._free: queue.LifoQueue[Any] = queue.LifoQueue()
+        self._count = 0
+        self._lock = threading.Lock()
+
+    def add(self, player: Any) -> None:
+        """Put a ready-made player into the pool."""
+        with self._lock:
+            self._count += 1
+        self._free.put(player)
+
+    @contextmanager
+    def player(self) -> Iterator[Any]:
+        """Borrow an idle player, making one if under the limit, else wait for one."""
+        try:
+            p = self._free.get_nowait()
+        except queue.Empty:
+            with self._lock:
+                create = self._count < self._limit
+                if create:
+                    self._count += 1
+            if create:
+                try:
+                    p = self._make()
+                except BaseException:
+                    with self._lock:
+                        self._count -= 1
+                    raise
+            else:
+                p = self._free.get()
+        try:
+            yield p
+        finally:
+            self._free.put(p)
 
 
 @dataclass
@@ -156,36 +196,38 @@ class TableJob:
 class Service:
     """Shared, thread-safe caches (players, open tables, build jobs); never a game in play."""
 
-    def __init__(self, tables: Path | None = None, auto_build: bool = True) -> None:
+    def __init__(self, tables: Path | None = None, compute_threads: int = 4) -> None:
         self.tables = tables
-        self.auto_build = auto_build
+        # computer moves and playouts share this many worker threads
+        self.limiter = anyio.CapacityLimiter(compute_threads)
         self._lock = threading.Lock()
-        self._players: dict[tuple[str, str], _Slot] = {}
+        self._players: dict[tuple[str, str], PlayerPool] = {}
         self._open: dict[str, Any] = {}
         self._jobs: dict[str, TableJob] = {}
         self._build_lock = threading.Lock()
 
     # -- players ---------------------------------------------------------------------------
-    def _slot(self, level: str, rules: AnyRules) -> _Slot:
+    def _pool(self, level: str, rules: AnyRules) -> PlayerPool:
         from boardlab.ai.base import make_player
 
         key = (level, rules_key(rules))
         with self._lock:
-            slot = self._players.get(key)
-        if slot is None:
-            slot = _Slot(make_player(level, rules))
+            pool = self._players.get(key)
+        if pool is None:
+            first = make_player(level, rules)  # raises, with the reason, for an unknown level
+            fresh = PlayerPool(lambda: make_player(level, rules))
+            fresh.add(first)
             with self._lock:
-                slot = self._players.setdefault(key, slot)
-        return slot
+                pool = self._players.setdefault(key, fresh)
+        return pool
 
     def choose(self, rules: AnyRules, session: Session, level: str, rng: random.Random) -> Any:
-        """A computer move for the side to move; players are reused, one caller at a time."""
+        """A computer move for the side to move, from a pooled player of that level."""
         if session.is_over:
             raise IllegalMoveError("the game is over")
-        slot = self._slot(level, rules)
         history = session.positions[:-1]
-        with slot.lock:
-            return slot.player.choose(rules, session.position, history, rng)
+        with self._pool(level, rules).player() as player:
+            return player.choose(rules, session.position, history, rng)
 
     def computer_move(self, req: s.MoveRequest) -> s.MoveOut:
         """Replay, let the computer move, and report a forced win it sees."""

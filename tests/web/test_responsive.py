@@ -1,0 +1,37 @@
+"""The server stays responsive while computer moves are slow (real uvicorn on loopback)."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+from tests.web.conftest import serving
+
+from boardlab.web import create_app
+
+
+def test_slow_computer_moves_do_not_block_other_requests(tmp_path: Path) -> None:
+    app = create_app(tables=tmp_path)
+    service = app.state.service
+
+    def slow_choose(rules: Any, session: Any, level: str, rng: Any) -> Any:
+        time.sleep(1.5)
+        return session.legal_moves()[0]
+
+    service.choose = slow_choose
+    with serving(app) as base, ThreadPoolExecutor(max_workers=12) as pool:
+        body = {"size": 4, "level": "random"}
+        moves = [
+            pool.submit(httpx.post, f"{base}/api/move", json=body, timeout=30) for _ in range(10)
+        ]
+        time.sleep(0.3)  # the slow moves are now running
+        t0 = time.perf_counter()
+        health = httpx.get(f"{base}/api/health", timeout=5)
+        state = httpx.post(f"{base}/api/state", json={"size": 4}, timeout=5)
+        quick = time.perf_counter() - t0
+        assert health.status_code == 200 and state.status_code == 200
+        assert quick < 0.5, f"quick requests took {quick:.2f} s behind slow moves"
+        assert all(f.result().status_code == 200 for f in moves)
