@@ -92,7 +92,7 @@ def test_truncation_detected(built: Path, tmp_path: Path, cut: int) -> None:
     rules = rules_for("classic", 4)
     data = table_path(rules, built).read_bytes()
     target = table_path(rules, tmp_path)
-    target.write_bytes(data[:cut] if cut >= 0 else data[:cut])
+    target.write_bytes(data[:cut])
     with pytest.raises(CorruptTableError) as exc:
         open_table(rules, tmp_path)
     assert str(target) in str(exc.value) and "boardlab solve" in str(exc.value)
@@ -148,7 +148,9 @@ def test_parallel_build_gives_identical_bytes(built: Path, tmp_path: Path) -> No
 def test_ensure_table_builds_and_reports(tmp_path: Path) -> None:
     rules = rules_for("blocked-loses", 3)
     calls: list[tuple[int, int]] = []
-    tb = ensure_table(rules, tmp_path, progress=False, on_progress=lambda d, t: calls.append((d, t)))
+    tb = ensure_table(
+        rules, tmp_path, progress=False, on_progress=lambda d, t: calls.append((d, t))
+    )
     assert tb.probe(rules.start()) == (Value.WIN, 19)
     assert calls and calls[-1][0] == calls[-1][1]
     assert ensure_table(rules, tmp_path, progress=False).path == tb.path
@@ -160,3 +162,29 @@ def test_default_tables_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     monkeypatch.delenv("BOARDLAB_TABLES")
     assert default_tables_dir().name == "tables"
     assert "boardlab" in str(default_tables_dir())
+
+
+def test_wide_scratch_gives_the_same_codes(tmp_path: Path) -> None:
+    rules = rules_for("misere", 4)
+    narrow = solve_to_workdir(rules, tmp_path / "narrow")
+    wide = solve_to_workdir(rules, tmp_path / "wide")
+    assert narrow.dtype == np.uint8 and wide.dtype == np.uint16
+    assert np.array_equal(np.asarray(narrow), np.asarray(wide))
+    assert np.array_equal(np.asarray(wide), solve_in_memory(rules))
+
+
+@pytest.mark.parametrize("delay", [0.3, 1.0, 1.6])
+def test_killed_solve_resumes_to_identical_bytes(built: Path, tmp_path: Path, delay: float) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rules = rules_for("classic", 4)
+    cmd = [sys.executable, "-m", "boardlab", "solve", "--size", "4", "--tables", str(tmp_path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    subprocess.run(cmd, check=True, capture_output=True)
+    assert table_path(rules, tmp_path).read_bytes() == table_path(rules, built).read_bytes()

@@ -16,7 +16,7 @@ from boardlab.core.errors import BoardLabError, CorruptTableError, MissingTableE
 from boardlab.core.outcome import Value
 from boardlab.games.dodgem.notation import DodgemMove, DodgemPosition
 from boardlab.games.dodgem.rules import DodgemRules
-from boardlab.solver.build import check_supported, solve_to_workdir
+from boardlab.solver.build import CodeOverflow, check_supported, count_codes, solve_to_workdir
 from boardlab.solver.index import IndexScheme, geometry_rules, scheme_for
 from boardlab.solver.tablefile import TableFile, write_table
 
@@ -178,17 +178,12 @@ def build_table(
     path = table_path(rules, tables)
     work = path.parent / "work" / rules.ruleset_id()
     work.mkdir(parents=True, exist_ok=True)
-    table = solve_to_workdir(rules, work, jobs=jobs, on_progress=on_slices)
-    codes = np.asarray(table)
-    counts = np.zeros(1, dtype=np.int64)
-    step = 1 << 24
-    for lo in range(0, len(codes), step):
-        part = np.bincount(codes[lo : lo + step], minlength=2)
-        if len(part) > len(counts):
-            part[: len(counts)] += counts
-            counts = part
-        else:
-            counts[: len(part)] += part
+    try:
+        table = solve_to_workdir(rules, work, jobs=jobs, on_progress=on_slices)
+    except CodeOverflow:
+        table = solve_to_workdir(rules, work / "wide", jobs=jobs, on_progress=on_slices)
+    codes = table.view(np.ndarray)
+    counts = count_codes(codes)
     wins = int(counts[2::2].sum())
     losses = int(counts[3::2].sum())
     header = expected_header(rules)

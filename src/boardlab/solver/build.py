@@ -1,6 +1,7 @@
 """Solving whole boards: slice order, symmetry, parallel workers and resumable work dirs.
 
-A work dir holds `scratch.u16` (the whole index space, shared by the workers through mmap)
+A work dir holds `scratch.u8` (the whole index space, shared by the workers through mmap;
+`scratch.u16` in `wide/` if some code does not fit a byte)
 and one part file per solved slice (`parts/<bk>-<rk>.part`, written to a temporary name and
 renamed). A run first loads every valid part into the scratch file, then solves the rest in
 level order; the part files alone decide what is done, so any interruption is safe.
@@ -20,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numba as nb
 import numpy as np
 import numpy.typing as npt
 
@@ -28,13 +30,18 @@ from boardlab.games.dodgem.rules import DodgemRules
 from boardlab.solver.index import IndexScheme, geometry_rules, scheme_for
 from boardlab.solver.kernel import mirror_slice, solve_slice
 
-Table = npt.NDArray[np.uint16]
+Table = npt.NDArray[Any]
+Scratch = np.memmap[Any, np.dtype[Any]]
 Slice = tuple[int, int]
 PART_MAGIC = b"BLPART1\n"
 
 
 class SolveError(BoardLabError):
     """The solver found its own state inconsistent (a bug, never bad input)."""
+
+
+class CodeOverflow(SolveError):
+    """A remoteness too large for the scratch table's element type."""
 
 
 def plan(rules: DodgemRules, symmetry: bool = True) -> list[list[Slice]]:
@@ -87,12 +94,13 @@ def solve_one(table: Table, rules: DodgemRules, bk: int, rk: int, symmetry: bool
             *_kernel_args(sch),
             rules.blocked == "wins",
             rules.goal == "misere",
+            int(np.iinfo(table.dtype).max),
         )
     )
     if res == -1:
         raise SolveError(f"slice {bk}-{rk} of {rules.ruleset_id()} needs an unsolved slice")
     if res == -2:
-        raise SolveError(f"slice {bk}-{rk} of {rules.ruleset_id()}: remoteness out of range")
+        raise CodeOverflow(f"slice {bk}-{rk} of {rules.ruleset_id()}: codes exceed {table.dtype}")
     if symmetry and bk != rk:
         mirror_slice(table, bk, rk, sch.num_keys, sch.key_size, sch.slice_offset)
     return res
@@ -147,22 +155,27 @@ def _read_part(work: Path, sch: IndexScheme, bk: int, rk: int) -> Table | None:
         return None
     b, r, length, crc = struct.unpack_from("<IIQI", raw, len(PART_MAGIC))
     data = raw[hsize:]
-    if (b, r) != (bk, rk) or length != len(data) or length != 2 * sch.slice_size(bk, rk):
+    size = _dtype(work).itemsize * sch.slice_size(bk, rk)
+    if (b, r) != (bk, rk) or length != len(data) or length != size:
         return None
     if zlib.crc32(data) != crc:
         return None
-    return np.frombuffer(data, dtype=np.uint16)
+    return np.frombuffer(data, dtype=_dtype(work))
 
 
 _WORKER: dict[str, object] = {}
 
 
-def _open_scratch(work: Path, total: int) -> np.memmap[Any, np.dtype[np.uint16]]:
-    path = work / "scratch.u16"
-    mode: Any = "r+" if path.exists() and path.stat().st_size == 2 * total else "w+"
-    mm: np.memmap[Any, np.dtype[np.uint16]] = np.memmap(
-        str(path), dtype=np.uint16, mode=mode, shape=(total,)
-    )
+def _dtype(work: Path) -> np.dtype[Any]:
+    """Work dirs named `wide` hold 16-bit codes, others 8-bit."""
+    return np.dtype(np.uint16) if work.name == "wide" else np.dtype(np.uint8)
+
+
+def _open_scratch(work: Path, total: int) -> Scratch:
+    dtype = _dtype(work)
+    path = work / f"scratch.u{8 * dtype.itemsize}"
+    mode: Any = "r+" if path.exists() and path.stat().st_size == dtype.itemsize * total else "w+"
+    mm: Scratch = np.memmap(str(path), dtype=dtype, mode=mode, shape=(total,))
     return mm
 
 
@@ -199,9 +212,11 @@ def solve_to_workdir(
     jobs: int = 1,
     symmetry: bool = True,
     on_progress: Callable[[int, int, int], None] | None = None,
-) -> np.memmap[Any, np.dtype[np.uint16]]:
+) -> Scratch:
     """Solve every slice not yet in `work`; returns the scratch table (a memmap).
 
+    Codes are bytes unless `work` is named `wide` (then 16 bits); CodeOverflow says a byte
+    was too small.
     `on_progress(done_slices, total_slices, positions_done)` follows every finished chunk."""
     check_supported(rules)
     sch = scheme_for(geometry_rules(rules))
@@ -260,3 +275,18 @@ def solve_to_workdir(
             pool.shutdown(cancel_futures=True)
     _WORKER.clear()
     return table
+
+
+@nb.njit(cache=True)
+def _count(codes):  # type: ignore[no-untyped-def]
+    counts = np.zeros(65536, np.int64)
+    for i in range(codes.shape[0]):
+        counts[codes[i]] += 1
+    return counts
+
+
+def count_codes(codes: Table) -> npt.NDArray[np.int64]:
+    """How many entries hold each code (up to the largest code present)."""
+    counts: npt.NDArray[np.int64] = _count(codes)
+    nz = np.flatnonzero(counts)
+    return counts[: int(nz[-1]) + 1 if len(nz) else 2]

@@ -75,6 +75,10 @@ class IndexScheme:
     slice_offset: I64  # [K * K + 1] first position index of each slice
     blue_moves: MoveTables
     red_moves: MoveTables
+    # the same numbers as Python ints, for fast probing from Python
+    py_blue: dict[int, tuple[int, int, int]]  # mask -> (key, number in key, key size)
+    py_red: dict[int, tuple[int, int, int]]
+    py_slice_offset: tuple[int, ...]
 
     @property
     def num_keys(self) -> int:
@@ -96,12 +100,9 @@ class IndexScheme:
 
     def index(self, position: DodgemPosition) -> int:
         """Position index of a position of this board size."""
-        gb = self.blue_lookup[position.first]
-        gr = self.red_lookup[position.second]
-        bk, rk = int(self.key_of[gb]), int(self.key_of[gr])
-        bs, rs = int(self.key_size[bk]), int(self.key_size[rk])
-        ib, ir = gb - int(self.key_offset[bk]), gr - int(self.key_offset[rk])
-        base = int(self.slice_offset[bk * len(self.keys) + rk])
+        bk, ib, bs = self.py_blue[position.first]
+        rk, ir, rs = self.py_red[position.second]
+        base = self.py_slice_offset[bk * len(self.keys) + rk]
         return base + position.to_move * bs * rs + ib * rs + ir
 
     def position(self, index: int, letters: str = "BR") -> DodgemPosition | None:
@@ -192,7 +193,11 @@ def scheme_for(rules: DodgemRules) -> IndexScheme:
     sizes = 2 * np.outer(ks, ks).ravel()
     slice_offset = np.zeros(len(sizes) + 1, dtype=np.int64)
     np.cumsum(sizes, out=slice_offset[1:])
+    place = [(key_of[g], g - key_offset[key_of[g]], key_size[key_of[g]]) for g in range(len(blue))]
     return IndexScheme(
+        py_blue={m: place[g] for g, m in enumerate(blue)},
+        py_red={m: place[g] for g, m in enumerate(red)},
+        py_slice_offset=tuple(int(x) for x in slice_offset),
         size=n,
         keys=tuple(keys),
         key_size=ks,

@@ -57,10 +57,12 @@ def solve_slice(  # type: ignore[no-untyped-def]
     r_un_parent,
     blocked_wins,
     misere,
+    limit,
 ):
     """Solve slice (bk, rk) into `table` (children slices must be solved); returns max rem.
 
-    Returns -1 if a child entry is unsolved or invalid (a scheduling bug)."""
+    Returns -1 if a child entry is unsolved or invalid (a scheduling bug), -2 if a code
+    would exceed `limit` (the largest value `table` holds)."""
     bs = key_size[bk]
     rs = key_size[rk]
     half = bs * rs
@@ -246,6 +248,9 @@ def solve_slice(  # type: ignore[no-untyped-def]
     for p in range(size):
         if state[p] == 0:
             code[p] = DRAW
+        if code[p] > limit:
+            return -2
+    for p in range(size):
         table[base + p] = code[p]
     return maxrem
 

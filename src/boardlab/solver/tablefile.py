@@ -26,18 +26,18 @@ from boardlab.core.errors import CorruptTableError
 MAGIC = b"BLTABLE\n"
 FORMAT_VERSION = 1
 INDEX_SCHEME = "dodgem-slices-v1"
-BLOCK_ENTRIES = 1 << 14
+BLOCK_ENTRIES = 1 << 12
 COMPRESSION_LEVEL = 6
-CACHE_BLOCKS = 256
+CACHE_BLOCKS = 4096
 
 
-def _block_bytes(codes: npt.NDArray[np.uint16], dtype: np.dtype[Any]) -> bytes:
+def _block_bytes(codes: npt.NDArray[Any], dtype: np.dtype[Any]) -> bytes:
     return codes.astype(dtype, copy=False).tobytes()
 
 
 def write_table(
     path: Path,
-    codes: npt.NDArray[np.uint16],
+    codes: npt.NDArray[Any],
     header: dict[str, Any],
     on_block: Callable[[int, int], None] | None = None,
     threads: int = 2,
@@ -176,7 +176,10 @@ class TableFile:
     def code(self, index: int) -> int:
         """The stored code at a position index."""
         b, off = divmod(index, self.block_entries)
-        return int(self.block(b)[off])
+        arr = self._cache.get(b)
+        if arr is None:
+            arr = self.block(b)
+        return int(arr[off])
 
     def codes(self, lo: int, hi: int, native: bool = False) -> npt.NDArray[Any]:
         """Codes of the index range [lo, hi) as a new array (uint16, or the file's type)."""
