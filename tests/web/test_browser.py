@@ -203,3 +203,32 @@ def test_phone_width_layout(browser: Any, live_server: str) -> None:
     page.wait_for_function("() => location.hash.includes('a2-b2')")
     shot(page, "phone")
     context.close()
+
+
+def test_dot_dash_move_fives_and_pie_setup(page: Any, live_server: str) -> None:
+    # Blue has five in a row on row 1; Red slides G7-G4 (7x7), dropping stones on G6 and G5,
+    # and Blue, with more fives at the start of its turn, wins.
+    start = "6R/7/7/7/7/7/BBBBB2 r"
+    open_link(page, f"{live_server}/#game=dotdash&variant=standard&size=7&start={start}")
+    assert page.locator(".dd-five.c-blue").count() == 1
+    assert "fives 1" in page.text_content(".dd-side.c-blue")
+    page.select_option("#s-side0", "human")
+    page.select_option("#s-side1", "human")
+    page.click("[data-pt=G7]")
+    page.click("[data-pt=G5]")  # only two points: not a legal slide
+    assert "three points" in page.text_content("#message")
+    page.click("[data-pt=G4]")
+    page.wait_for_function("() => location.hash.includes('G7-G4')")
+    assert page.locator("[data-stone=G6]").count() == 1
+    assert page.locator("[data-stone=G5]").count() == 1
+    assert "Blue wins" in page.text_content("#status-text")
+    shot(page, "dotdash")
+    page.click("#restart")
+    page.wait_for_function("() => !location.hash.includes('start=')")
+    page.click("#pie-setup")
+    for point in ("D4", "D5", "E4"):
+        page.click(f"[data-pt={point}]")
+    page.click("#pie-dialog [data-choose=B]")
+    page.wait_for_function("() => location.hash.includes('start=setup')")
+    assert page.locator("[data-stone=D4]").count() == 1
+    assert "Red to move" in page.text_content("#status-text")

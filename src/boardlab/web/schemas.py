@@ -84,6 +84,7 @@ class StateOut(BaseModel):
     variant: str
     size: int
     players: tuple[str, str]
+    options: dict[str, str | int]
     start: str
     moves: list[str]
     positions: list[str]

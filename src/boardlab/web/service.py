@@ -94,6 +94,7 @@ def state_out(rules: AnyRules, session: Session) -> s.StateOut:
         variant=rules.variant,
         size=rules.size,
         players=rules.player_names,
+        options=dict(rules.options()),
         start=fmt(session.start),
         moves=[rules.format_move(m) for m in session.moves],
         positions=[fmt(p) for p in session.positions],

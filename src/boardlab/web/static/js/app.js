@@ -6,10 +6,11 @@ import { api } from "./api.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 import { helpHtml } from "./help.js";
 import { createDodgemBoard } from "./boards/dodgem.js";
+import { createDotDashBoard } from "./boards/dotdash.js";
 import { createGenericBoard } from "./boards/generic.js";
 import { renderChart } from "./chart.js";
 
-const RENDERERS = { dodgem: createDodgemBoard };
+const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
 const STORE = "boardlab.settings.v1";
 const $ = (id) => document.getElementById(id);
 const DEFAULTS = {
@@ -258,6 +259,22 @@ function startFresh() {
   refresh();
 }
 
+/** A game from a chosen start (the Dot Dash pie setup); the chooser (side B) gets its colour. */
+function setupStart(start, chooserColour) {
+  cancel();
+  game.start = start;
+  game.moves = [];
+  game.redo = [];
+  swapped = chooserColour === 0;
+  seed = newSeed();
+  recorded = false;
+  forced = null;
+  paused = false;
+  analysis = null;
+  showMessage(null);
+  refresh();
+}
+
 function humanMove(move) {
   cancel();
   game.moves.push(move);
@@ -390,6 +407,11 @@ function pollTable() {
 
 // -- rendering ------------------------------------------------------------------------------
 function render() {
+  if (state) {
+    const title = t(`game.${state.game}`);
+    $("game-title").textContent = title;
+    document.title = `BoardLab — ${title}`;
+  }
   renderBoard();
   renderStatus();
   renderNotice();
@@ -410,7 +432,12 @@ function renderBoard() {
   if (!state) return;
   if (!board || boardGame !== state.game) {
     const make = RENDERERS[state.game] || createGenericBoard;
-    board = make($("board"), { onMove: humanMove, onIllegal: (m) => showMessage(m), canAct });
+    board = make($("board"), {
+      onMove: humanMove,
+      onIllegal: (m) => showMessage(m, "warn"),
+      onSetup: setupStart,
+      canAct,
+    });
     boardGame = state.game;
   }
   const who = currentSides()[state.to_move];
@@ -427,6 +454,8 @@ function renderStatus() {
   const dot = $("turn-dot");
   const text = $("status-text");
   const r = state.result;
+  $("pause").hidden = !settings.sides.some(isComputer) || !!r;
+  $("pause").textContent = paused ? t("ctl.continue") : t("ctl.pause");
   if (r) {
     dot.className = `turn-dot ${r.winner === null ? "draw" : `c-${state.players[r.winner]}`}`;
     const reason = t(`reason.${r.reason}`);
@@ -444,8 +473,6 @@ function renderStatus() {
   if (thinking) line = t("status.thinking", { colour: colourName(p), who });
   else if (paused && isComputer(currentSides()[p])) line += ` · ${t("status.paused")}`;
   text.textContent = line;
-  $("pause").hidden = !settings.sides.some(isComputer);
-  $("pause").textContent = paused ? t("ctl.continue") : t("ctl.pause");
 }
 
 function renderNotice() {

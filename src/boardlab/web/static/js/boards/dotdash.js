@@ -1,0 +1,289 @@
+// Dot Dash board: points with red and blue stones, five-in-a-rows drawn as lines, scores and
+// reserves, and the pie setup as a two-step dialogue (place three stones, then choose).
+
+import { t } from "../i18n.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const COLS = "ABCDEFGHIJKLMNOPQRS";
+const GAP = 60;
+const PAD = 62;
+const COLOURS = { red: "#e0483e", blue: "#2f6fdf" };
+const DIRS = [[1, 0], [0, 1], [1, 1], [1, -1]];
+const RESERVE = 60;
+
+export const pointName = (c, r) => `${COLS[c]}${r + 1}`;
+const parsePoint = (s) => [COLS.indexOf(s[0].toUpperCase()), Number(s.slice(1)) - 1];
+
+/** Stones by point ('G7' -> 'R'|'B'), board size and side to move, from position text. */
+export function parsePosition(text) {
+  const [board, side] = text.trim().split(/\s+/);
+  const rows = board.split("/");
+  const n = rows.length;
+  const stones = new Map();
+  rows.forEach((row, i) => {
+    const r = n - 1 - i;
+    let c = 0;
+    for (const tok of row.match(/\d+|[RBrb]/g) || []) {
+      if (/\d/.test(tok)) c += Number(tok);
+      else {
+        stones.set(pointName(c, r), tok.toUpperCase());
+        c += 1;
+      }
+    }
+  });
+  return { n, stones, toMove: side.toLowerCase() === "r" ? "R" : "B" };
+}
+
+/** Maximal runs of five or more stones of one colour: [{colour, from:[c,r], to:[c,r], len}]. */
+export function fiveRuns(pos) {
+  const runs = [];
+  const at = (c, r) => (c >= 0 && r >= 0 && c < pos.n && r < pos.n ? pos.stones.get(pointName(c, r)) : undefined);
+  for (const [dc, dr] of DIRS) {
+    for (let c = 0; c < pos.n; c++) {
+      for (let r = 0; r < pos.n; r++) {
+        const colour = at(c, r);
+        if (!colour || at(c - dc, r - dr) === colour) continue;
+        let len = 1;
+        while (at(c + dc * len, r + dr * len) === colour) len += 1;
+        if (len >= 5) runs.push({ colour, from: [c, r], to: [c + dc * (len - 1), r + dr * (len - 1)], len });
+      }
+    }
+  }
+  return runs;
+}
+
+/** Five-in-a-rows a colour scores: floor((L-1)/4) per maximal run of length L >= 5. */
+export function fives(pos, colour) {
+  return fiveRuns(pos)
+    .filter((run) => run.colour === colour)
+    .reduce((sum, run) => sum + Math.floor((run.len - 1) / 4), 0);
+}
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export function createDotDashBoard(host, handlers) {
+  const info = document.createElement("div");
+  info.className = "dd-info";
+  const svg = el("svg", { class: "board-svg dd", role: "grid", tabindex: "0" });
+  host.replaceChildren(info, svg);
+  let view = null;
+  let pos = null;
+  let selected = null;
+  let setup = null; // pie dialogue: {step, single, placed: [[point, colour]]}
+
+  const legal = () => new Set(view && view.interactive && !setup ? view.state.legal_moves : []);
+  const colourOf = (letter) => (letter === "R" ? "red" : "blue");
+  const xy = (c, r) => [PAD + c * GAP, PAD + (pos.n - 1 - r) * GAP];
+
+  function drawInfo() {
+    info.replaceChildren();
+    for (const letter of ["R", "B"]) {
+      const on = [...pos.stones.values()].filter((s) => s === letter).length;
+      const box = document.createElement("div");
+      box.className = `dd-side c-${colourOf(letter)}${pos.toMove === letter ? " to-move" : ""}`;
+      box.innerHTML = '<span class="stone"></span><span class="name"></span><span class="score"></span><span class="reserve"></span>';
+      box.querySelector(".name").textContent = t(`colour.${colourOf(letter)}`);
+      box.querySelector(".score").textContent = t("dd.fives", { n: fives(pos, letter) });
+      const limit = Number(view.state.options?.reserve ?? RESERVE);
+      box.querySelector(".reserve").textContent =
+        limit > 0 ? t("dd.reserve", { n: Math.max(0, limit - on) }) : t("dd.unlimited");
+      info.appendChild(box);
+    }
+    if (view.interactive) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.id = "pie-setup";
+      b.textContent = t("dd.pie");
+      b.addEventListener("click", startSetup);
+      info.appendChild(b);
+    }
+  }
+
+  function draw() {
+    const n = pos.n;
+    const size = PAD * 2 + (n - 1) * GAP;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
+    svg.setAttribute("aria-label", t("dd.label", { n }));
+    el("rect", { x: 6, y: 6, width: size - 12, height: size - 12, rx: 18, class: "dd-wood" }, svg);
+    for (let i = 0; i < n; i++) {
+      const [x0, y0] = xy(0, i);
+      const [x1] = xy(n - 1, i);
+      el("line", { x1: x0, y1: y0, x2: x1, y2: y0, class: "dd-grid" }, svg);
+      const [cx, cy0] = xy(i, 0);
+      const [, cy1] = xy(i, n - 1);
+      el("line", { x1: cx, y1: cy0, x2: cx, y2: cy1, class: "dd-grid" }, svg);
+      el("text", { x: cx, y: size - 16, class: "coord" }, svg).textContent = COLS[i];
+      el("text", { x: 24, y: y0 + 6, class: "coord" }, svg).textContent = String(i + 1);
+    }
+    // last move: from, to and the two dropped stones
+    const last = view.lastMove && !setup ? view.lastMove.toUpperCase().split(/[-X]/) : null;
+    if (last) {
+      for (const p of last) {
+        const [c, r] = parsePoint(p);
+        const [x, y] = xy(c, r);
+        el("circle", { cx: x, cy: y, r: 27, class: "dd-last" }, svg);
+      }
+    }
+    for (let c = 0; c < n; c++) {
+      for (let r = 0; r < n; r++) {
+        const [x, y] = xy(c, r);
+        el("circle", { cx: x, cy: y, r: GAP / 2, class: "dd-hit", "data-pt": pointName(c, r) }, svg);
+      }
+    }
+    const stones = setup ? new Map(setup.placed) : pos.stones;
+    for (const [p, letter] of stones) {
+      const [c, r] = parsePoint(p);
+      const [x, y] = xy(c, r);
+      const g = el("g", { class: `dd-stone c-${colourOf(letter)}`, "data-stone": p, "pointer-events": "none" }, svg);
+      el("circle", { cx: x + 2, cy: y + 3, r: 23, class: "shadow" }, g);
+      el("circle", { cx: x, cy: y, r: 23, fill: COLOURS[colourOf(letter)] }, g);
+      el("circle", { cx: x - 7, cy: y - 8, r: 8, class: "shine" }, g);
+    }
+    for (const run of setup ? [] : fiveRuns(pos)) {
+      const [x0, y0] = xy(...run.from);
+      const [x1, y1] = xy(...run.to);
+      el("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: `dd-five c-${colourOf(run.colour)}`, "pointer-events": "none" }, svg);
+    }
+    if (selected) {
+      const [c, r] = parsePoint(selected);
+      const [x, y] = xy(c, r);
+      el("circle", { cx: x, cy: y, r: 28, class: "selected" }, svg);
+      for (const m of legal()) {
+        const mm = m.toUpperCase().match(/^([A-S]\d+)([-X])([A-S]\d+)$/);
+        if (!mm || mm[1] !== selected) continue;
+        const [dc, dr] = parsePoint(mm[3]);
+        const [dx, dy] = xy(dc, dr);
+        const ev = view.evals ? view.evals.get(m) : null;
+        el("circle", { cx: dx, cy: dy, r: ev ? 16 : 11, class: `target${ev ? ` v-${ev.value}` : ""}${mm[2] === "X" ? " capture" : ""}`, "pointer-events": "none" }, svg);
+        if (ev && ev.remoteness !== null && ev.remoteness !== undefined) {
+          el("text", { x: dx, y: dy + 6, class: "rem small", "pointer-events": "none" }, svg).textContent = String(ev.remoteness);
+        }
+      }
+    }
+  }
+
+  function activate(p) {
+    if (setup) {
+      setupClick(p);
+      return;
+    }
+    const blocked = handlers.canAct();
+    if (blocked) {
+      handlers.onIllegal(blocked);
+      return;
+    }
+    const stone = pos.stones.get(p);
+    if (stone === pos.toMove) {
+      selected = selected === p ? null : p;
+      if (selected && ![...legal()].some((m) => m.toUpperCase().startsWith(p) && /[-X]/.test(m.toUpperCase()[p.length]))) {
+        handlers.onIllegal(t("dd.stuck", { pt: p }));
+      } else handlers.onIllegal(null);
+      draw();
+      return;
+    }
+    if (!selected) {
+      handlers.onIllegal(stone ? t("illegal.notYours", { sq: p, colour: t(`colour.${colourOf(stone)}`), mover: t(`colour.${colourOf(pos.toMove)}`) }) : t("illegal.pick", { colour: t(`colour.${colourOf(pos.toMove)}`) }));
+      return;
+    }
+    const move = [...legal()].find((m) => {
+      const u = m.toUpperCase();
+      return u === `${selected}-${p}` || u === `${selected}X${p}`;
+    });
+    if (move) {
+      selected = null;
+      handlers.onMove(move);
+    } else handlers.onIllegal(t("dd.slide"));
+  }
+
+  // -- pie setup: step 1 place one stone of one colour and two of the other; step 2 choose --
+  function startSetup() {
+    const blocked = handlers.canAct();
+    if (blocked) {
+      handlers.onIllegal(blocked);
+      return;
+    }
+    setup = { placed: [] };
+    selected = null;
+    handlers.onIllegal(t("dd.setup1"));
+    draw();
+  }
+
+  function setupClick(p) {
+    const idx = setup.placed.findIndex(([q]) => q === p);
+    if (idx >= 0) setup.placed.splice(idx, 1);
+    else if (setup.placed.length < 3) setup.placed.push([p, setup.placed.length === 0 ? "R" : "B"]);
+    draw();
+    if (setup.placed.length === 3) askChoice();
+    else handlers.onIllegal(t("dd.setup1"));
+  }
+
+  function askChoice() {
+    const dlg = document.createElement("dialog");
+    dlg.className = "dialog";
+    dlg.id = "pie-dialog";
+    dlg.innerHTML = '<h2></h2><p></p><div class="row-buttons"></div>';
+    dlg.querySelector("h2").textContent = t("dd.setup2title");
+    dlg.querySelector("p").textContent = t("dd.setup2");
+    const row = dlg.querySelector(".row-buttons");
+    for (const letter of ["R", "B"]) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.choose = letter;
+      b.className = "primary";
+      b.textContent = t("dd.choose", { colour: t(`colour.${colourOf(letter)}`) });
+      b.addEventListener("click", () => finish(letter));
+      row.appendChild(b);
+    }
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.textContent = t("dd.cancel");
+    cancel.addEventListener("click", () => finish(null));
+    row.appendChild(cancel);
+    document.body.appendChild(dlg);
+    dlg.showModal();
+
+    function finish(letter) {
+      dlg.close();
+      dlg.remove();
+      const placed = setup.placed;
+      setup = null;
+      if (!letter) {
+        handlers.onIllegal(null);
+        draw();
+        return;
+      }
+      const reds = placed.filter(([, c]) => c === "R").map(([q]) => q);
+      const blues = placed.filter(([, c]) => c === "B").map(([q]) => q);
+      const first = reds.length === 1 ? "r" : "b";
+      handlers.onSetup(`setup R:${reds.join(",")} B:${blues.join(",")} ${first}`, letter === "R" ? 0 : 1);
+    }
+  }
+
+  svg.addEventListener("click", (ev) => {
+    const target = ev.target.closest("[data-pt]");
+    if (target && view) activate(target.dataset.pt);
+  });
+
+  return {
+    update(next) {
+      const samePos = view && view.state.position === next.state.position;
+      view = next;
+      pos = parsePosition(next.state.position);
+      if (!samePos || !next.interactive) selected = null;
+      drawInfo();
+      draw();
+    },
+    redraw() {
+      if (view) {
+        drawInfo();
+        draw();
+      }
+    },
+  };
+}
