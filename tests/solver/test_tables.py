@@ -119,22 +119,23 @@ def test_interrupted_build_resumes_to_identical_bytes(built: Path, tmp_path: Pat
     reference = table_path(rules, built).read_bytes()
     work = tmp_path / "work" / rules.ruleset_id()
     work.mkdir(parents=True)
+    reached: list[int] = []
     for stop_at in (3, 200, 500):
 
         def progress(done: int, total: int, positions: int, stop_at: int = stop_at) -> None:
+            reached.append(done)
             if done >= stop_at:
                 raise Stop
 
         with pytest.raises(Stop):
             solve_to_workdir(rules, work, on_progress=progress)
-    parts = sorted((work / "parts").iterdir())
-    assert len(parts) >= 500
+    parts = sorted((work / "parts").iterdir(), key=lambda p: p.stat().st_mtime_ns)
     # a half-written part (as after kill -9) and a stray temp file are ignored
     parts[-1].write_bytes(parts[-1].read_bytes()[:50])
     (work / "parts" / "x.part.123.tmp").write_bytes(b"junk")
     seen: list[int] = []
     build_table(rules, tmp_path, on_slices=lambda d, t, p: seen.append(d))
-    assert seen[0] < len(parts) and seen[0] >= len(parts) - 1
+    assert reached[-1] - 64 <= seen[0] < reached[-1]
     assert table_path(rules, tmp_path).read_bytes() == reference
     assert not (tmp_path / "work").exists()
 

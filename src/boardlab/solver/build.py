@@ -2,8 +2,8 @@
 
 A work dir holds `scratch.u8` (the whole index space, shared by the workers through mmap;
 `scratch.u16` in `wide/` if some code does not fit a byte)
-and one part file per solved slice (`parts/<bk>-<rk>.part`, written to a temporary name and
-renamed). A run first loads every valid part into the scratch file, then solves the rest in
+and part files of solved slices (`parts/<bk>-<rk>.part` named by their first slice, each
+written to a temporary name and renamed). A run first loads every valid part into the scratch file, then solves the rest in
 level order; the part files alone decide what is done, so any interruption is safe.
 
 `plan` and `solve_slices` are the interface a cluster scheduler can drive: run the levels
@@ -129,38 +129,48 @@ def solve_in_memory(rules: DodgemRules, symmetry: bool = True) -> Table:
 # -- work dir ----------------------------------------------------------------------------
 
 
-def _part_path(work: Path, bk: int, rk: int) -> Path:
-    return work / "parts" / f"{bk}-{rk}.part"
+_RECORD = struct.Struct("<IIQI")  # bk, rk, byte length, CRC-32 of the codes
 
 
-def _write_part(work: Path, table: Table, sch: IndexScheme, bk: int, rk: int) -> None:
-    lo = int(sch.slice_offset[bk * sch.num_keys + rk])
-    data = table[lo : lo + sch.slice_size(bk, rk)].tobytes()
-    head = PART_MAGIC + struct.pack("<IIQI", bk, rk, len(data), zlib.crc32(data))
-    path = _part_path(work, bk, rk)
+def _write_part(work: Path, table: Table, sch: IndexScheme, slices: Sequence[Slice]) -> None:
+    """One part file for a list of solved slices, written to a temporary name and renamed."""
+    chunks = [PART_MAGIC, struct.pack("<I", len(slices))]
+    for bk, rk in slices:
+        lo = int(sch.slice_offset[bk * sch.num_keys + rk])
+        data = table[lo : lo + sch.slice_size(bk, rk)].tobytes()
+        chunks += [_RECORD.pack(bk, rk, len(data), zlib.crc32(data)), data]
+    bk, rk = slices[0]
+    path = work / "parts" / f"{bk}-{rk}.part"
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
     with open(tmp, "wb") as fh:
-        fh.write(head + data)
+        fh.write(b"".join(chunks))
     os.replace(tmp, path)
 
 
-def _read_part(work: Path, sch: IndexScheme, bk: int, rk: int) -> Table | None:
-    path = _part_path(work, bk, rk)
-    try:
+def _read_parts(work: Path, sch: IndexScheme) -> dict[Slice, Table]:
+    """Every slice of every intact part file (damaged or foreign records are skipped)."""
+    dtype = _dtype(work)
+    out: dict[Slice, Table] = {}
+    for path in sorted((work / "parts").glob("*.part")):
         raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    hsize = len(PART_MAGIC) + struct.calcsize("<IIQI")
-    if len(raw) < hsize or not raw.startswith(PART_MAGIC):
-        return None
-    b, r, length, crc = struct.unpack_from("<IIQI", raw, len(PART_MAGIC))
-    data = raw[hsize:]
-    size = _dtype(work).itemsize * sch.slice_size(bk, rk)
-    if (b, r) != (bk, rk) or length != len(data) or length != size:
-        return None
-    if zlib.crc32(data) != crc:
-        return None
-    return np.frombuffer(data, dtype=_dtype(work))
+        if not raw.startswith(PART_MAGIC) or len(raw) < len(PART_MAGIC) + 4:
+            continue
+        (count,) = struct.unpack_from("<I", raw, len(PART_MAGIC))
+        at = len(PART_MAGIC) + 4
+        for _ in range(count):
+            if at + _RECORD.size > len(raw):
+                break
+            bk, rk, length, crc = _RECORD.unpack_from(raw, at)
+            at += _RECORD.size
+            data = raw[at : at + length]
+            at += length
+            k = sch.num_keys
+            if bk >= k or rk >= k or length != dtype.itemsize * sch.slice_size(bk, rk):
+                break
+            if len(data) != length or zlib.crc32(data) != crc:
+                break
+            out[(bk, rk)] = np.frombuffer(data, dtype=dtype)
+    return out
 
 
 _WORKER: dict[str, object] = {}
@@ -192,7 +202,8 @@ def solve_slices(rules: DodgemRules, work: Path, slices: Sequence[Slice], symmet
     best = 0
     for bk, rk in slices:
         best = max(best, solve_one(arr, rules, bk, rk, symmetry))
-        _write_part(work, arr, sch, bk, rk)
+    if slices:
+        _write_part(work, arr, sch, slices)
     return best
 
 
@@ -201,8 +212,8 @@ def _worker_solve(opts: dict[str, Any], work: str, slices: list[Slice], symmetry
     return solve_slices(rules, Path(work), slices, symmetry)
 
 
-def _chunks(items: list[Slice], parts: int) -> list[list[Slice]]:
-    size = max(1, min(64, len(items) // (4 * parts) or 1))
+def _chunks(items: list[Slice], parts: int, most: int = 64) -> list[list[Slice]]:
+    size = max(1, min(most, len(items) // (4 * parts) or 1))
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
@@ -212,6 +223,7 @@ def solve_to_workdir(
     jobs: int = 1,
     symmetry: bool = True,
     on_progress: Callable[[int, int, int], None] | None = None,
+    per_part: int = 64,
 ) -> Scratch:
     """Solve every slice not yet in `work`; returns the scratch table (a memmap).
 
@@ -228,10 +240,11 @@ def solve_to_workdir(
     done = 0
     positions = 0
     todo: list[list[Slice]] = []
+    parts = _read_parts(work, sch)
     for level in levels:
         rest = []
         for bk, rk in level:
-            part = _read_part(work, sch, bk, rk)
+            part = parts.pop((bk, rk), None)
             if part is None:
                 rest.append((bk, rk))
                 continue
@@ -252,10 +265,10 @@ def solve_to_workdir(
             if not rest:
                 continue
             if pool is None or len(rest) < 4:
-                for sl in rest:
-                    solve_slices(rules, work, [sl], symmetry)
-                    done += 1
-                    positions += sch.slice_size(*sl)
+                for chunk in _chunks(rest, 1, per_part):
+                    solve_slices(rules, work, chunk, symmetry)
+                    done += len(chunk)
+                    positions += sum(sch.slice_size(*sl) for sl in chunk)
                     if on_progress:
                         on_progress(done, total, positions)
                 continue
@@ -271,9 +284,9 @@ def solve_to_workdir(
                 if on_progress:
                     on_progress(done, total, positions)
     finally:
+        _WORKER.clear()
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    _WORKER.clear()
     return table
 
 
