@@ -1,10 +1,10 @@
 """Solving whole boards: slice order, symmetry, parallel workers and resumable work dirs.
 
 A work dir holds `scratch.u8` (the whole index space, shared by the workers through mmap;
-`scratch.u16` in `wide/` if some code does not fit a byte)
-and part files of solved slices (`parts/<bk>-<rk>.part` named by their first slice, each
-written to a temporary name and renamed). A run first loads every valid part into the scratch file, then solves the rest in
-level order; the part files alone decide what is done, so any interruption is safe.
+`scratch.u16` under `wide/` if some code does not fit a byte) and part files of solved
+slices (`parts/<bk>-<rk>.part`, named by their first slice, each written to a temporary name
+and renamed). A run first loads every valid part into the scratch file, then solves the
+rest in level order; the part files alone decide what is done, so any interruption is safe.
 
 `plan` and `solve_slices` are the interface a cluster scheduler can drive: run the levels
 in order, and within a level hand out the slice lists to any number of workers that share
