@@ -13,11 +13,12 @@ the work dir.
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
+import signal
 import struct
 import zlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -207,9 +208,15 @@ def solve_slices(rules: DodgemRules, work: Path, slices: Sequence[Slice], symmet
     return best
 
 
-def _worker_solve(opts: dict[str, Any], work: str, slices: list[Slice], symmetry: bool) -> int:
-    rules = DodgemRules(**opts)
-    return solve_slices(rules, Path(work), slices, symmetry)
+def _worker_solve_args(job: tuple[dict[str, Any], str, list[Slice], bool]) -> list[Slice]:
+    opts, work, slices, symmetry = job
+    solve_slices(DodgemRules(**opts), Path(work), slices, symmetry)
+    return slices
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _chunks(items: list[Slice], parts: int, most: int = 64) -> list[list[Slice]]:
@@ -259,7 +266,8 @@ def solve_to_workdir(
         on_progress(done, total, positions)
     table.flush()
     opts: dict[str, Any] = {"size": rules.size, "blocked": rules.blocked, "goal": rules.goal}
-    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    pool = mp.get_context("fork").Pool(jobs, initializer=_ignore_sigint) if jobs > 1 else None
+    clean = False
     try:
         for rest in todo:
             if not rest:
@@ -272,21 +280,22 @@ def solve_to_workdir(
                     if on_progress:
                         on_progress(done, total, positions)
                 continue
-            futures = {
-                pool.submit(_worker_solve, opts, str(work), chunk, symmetry): chunk
-                for chunk in _chunks(rest, jobs)
-            }
-            for fut in futures:
-                fut.result()
-                chunk = futures[fut]
+            chunks = _chunks(rest, jobs)
+            args = [(opts, str(work), chunk, symmetry) for chunk in chunks]
+            for chunk in pool.imap_unordered(_worker_solve_args, args):
                 done += len(chunk)
                 positions += sum(sch.slice_size(*sl) for sl in chunk)
                 if on_progress:
                     on_progress(done, total, positions)
+        clean = True
     finally:
         _WORKER.clear()
         if pool is not None:
-            pool.shutdown(cancel_futures=True)
+            if clean:
+                pool.close()
+            else:  # interrupted or failed: stop the workers now (their parts are atomic)
+                pool.terminate()
+            pool.join()
     return table
 
 
