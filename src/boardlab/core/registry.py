@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,7 @@ class GameInfo:
 
 
 _GAMES: dict[str, GameInfo] = {}
+_LOAD_LOCK = threading.RLock()  # the first lookups may come from several threads at once
 
 
 def register(info: GameInfo) -> None:
@@ -42,7 +44,8 @@ def register(info: GameInfo) -> None:
     _GAMES[info.name] = info
 
 
-_loaded = False
+_loaded = False  # every built-in game is registered
+_loading = False  # loading is under way (a game module may look up games while it loads)
 
 
 def _load_builtin() -> None:
@@ -59,10 +62,16 @@ def _load_builtin() -> None:
 
 def games() -> dict[str, GameInfo]:
     """Every registered game by name."""
-    global _loaded
+    global _loaded, _loading
     if not _loaded:  # not `if not _GAMES`: importing one game directly registers only that one
-        _loaded = True
-        _load_builtin()
+        with _LOAD_LOCK:  # other threads wait here until every game is registered
+            if not _loaded and not _loading:
+                _loading = True
+                try:
+                    _load_builtin()
+                    _loaded = True
+                finally:
+                    _loading = False
     return dict(_GAMES)
 
 
