@@ -202,6 +202,9 @@ def test_phone_width_layout(browser: Any, live_server: str) -> None:
     page.tap("[data-sq=b2]")
     page.wait_for_function("() => location.hash.includes('a2-b2')")
     shot(page, "phone")
+    page.tap("[data-lang=ja]")
+    assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
+    shot(page, "phone-ja")
     context.close()
 
 
@@ -232,3 +235,24 @@ def test_dot_dash_move_fives_and_pie_setup(page: Any, live_server: str) -> None:
     page.wait_for_function("() => location.hash.includes('start=setup')")
     assert page.locator("[data-stone=D4]").count() == 1
     assert "Red to move" in page.text_content("#status-text")
+
+
+def test_keyboard_play_and_exit(page: Any, live_server: str) -> None:
+    open_link(page, f"{live_server}/#game=dodgem&variant=classic&size=3&start=3/B1B/1R1 b")
+    page.select_option("#s-side1", "human")
+    page.focus("#board svg")
+    page.keyboard.press("ArrowUp")  # the cursor starts on a blue car (a2); up is a3
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # pick up a2
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # put it on b2
+    page.wait_for_function("() => location.hash.includes('a2-b2')")
+    page.click("[data-sq=b1]")  # red b1-a1
+    page.click("[data-sq=a1]")
+    page.wait_for_function("() => location.hash.includes('b1-a1')")
+    page.focus("#board svg")
+    for key in ("ArrowRight", "ArrowRight", "ArrowUp"):  # the cursor follows clicks: a1 to c2
+        page.keyboard.press(key)
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # Enter on the picked-up car: off the board
+    page.wait_for_function("() => location.hash.includes('c2-off')")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -34,4 +36,23 @@ def test_slow_computer_moves_do_not_block_other_requests(tmp_path: Path) -> None
         quick = time.perf_counter() - t0
         assert health.status_code == 200 and state.status_code == 200
         assert quick < 0.5, f"quick requests took {quick:.2f} s behind slow moves"
-        assert all(f.result().status_code == 200 for f in moves)
+        failed = [f.result().text[:200] for f in moves if f.result().status_code != 200]
+        assert failed == []
+
+
+def test_first_registry_lookups_from_many_threads_see_every_game() -> None:
+    # A fresh interpreter, so that the registry starts empty as in a new server.
+    code = (
+        "import threading\n"
+        "from boardlab.core.registry import games\n"
+        "out = []\n"
+        "ts = [threading.Thread(target=lambda: out.append(sorted(games()))) for _ in range(8)]\n"
+        "[t.start() for t in ts]\n"
+        "[t.join() for t in ts]\n"
+        "print(len({tuple(o) for o in out}), len(out[0]))\n"
+    )
+    for _ in range(3):
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        distinct, count = map(int, result.stdout.split())
+        assert distinct == 1 and count >= 2

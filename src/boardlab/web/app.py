@@ -11,6 +11,7 @@ from fastapi.staticfiles import StaticFiles
 
 from boardlab import __version__
 from boardlab.core.errors import BoardLabError, MissingTableError, UnknownGameError
+from boardlab.core.registry import games
 from boardlab.web.routes import router
 from boardlab.web.service import Service
 
@@ -36,6 +37,9 @@ def create_app(tables: Path | None = None) -> FastAPI:
         version=__version__,
         description="Play, watch and analyse Dodgem: positions and moves in canonical notation.",
     )
+    # Load the game registry now, in one thread: the first lookups of concurrent requests
+    # could otherwise race on the registry's lazy loading.
+    games()
     app.state.service = Service(tables)
     app.include_router(router)
 

@@ -51,6 +51,22 @@ a square board and tries to be the first to get all of them off the far side.</p
 <p>With perfect play 3×3 is a win for the first player (in 19 plies), while 4×4 and 5×5 are draws.
 Start by beating the computer on 3×3 as Blue. On larger boards aim to win with Blue and to hold the draw
 with Red; if the computer announces a forced win, remember that position and study it.</p>
+<h2>Dot Dash</h2>
+<p>Dot Dash, by Phil Leduc, is a line game on the points of a square grid (7×7 to 19×19).</p>
+<ul>
+  <li>Setup (pie rule): one player places three stones — one of one colour and two of the other — and
+  the other player chooses a colour. The owner of the single stone moves first. <em>Pie setup</em> on the
+  board runs both steps; otherwise the standard three-stone start is used.</li>
+  <li>A turn: slide one of your stones in a straight line (any of eight directions) at least three
+  points, over empty points only. Then two stones from your reserve are dropped on the two points just
+  behind where it stopped.</li>
+  <li>Five or more of your stones in a row count as five-in-a-rows (a run of 9 counts two). At the start
+  of your turn, if you have more than your opponent, you win; if you cannot move, you lose.</li>
+  <li>Variants: <em>frozen stones</em> (a stone in a line of five never moves again) and
+  <em>sacrificial capture</em> (land on the first enemy stone in your line; both go back to reserve).</li>
+  <li>Click one of your stones, then one of the marked points. The lines drawn through stones are the
+  fives each side has made.</li>
+</ul>
 <p class="small">References: Berlekamp, Conway and Guy, <em>Winning Ways for your Mathematical Plays</em>,
 vol. 3, “Dodgem”; David desJardins’ 4×4 and 5×5 results (rec.games.abstract, 1996).</p>
 `;
@@ -98,6 +114,20 @@ const ja = `
 <p>完全に指すと 3×3 は先手必勝(19手)、4×4 と 5×5 は引き分けです。まず 3×3 で青を持って
 コンピュータに勝てるようにしましょう。大きな盤では、青では勝ちを、赤では引き分けを目指します。
 コンピュータが必勝を告げたら、その局面を覚えて研究してみてください。</p>
+<h2>ドットダッシュ</h2>
+<p>フィル・ルダックのドットダッシュは、正方形の格子の点(7×7〜19×19)で遊ぶ並べ系のゲームです。</p>
+<ul>
+  <li>配置(パイ・ルール): 一人が石を3個置きます(一方の色を1個、もう一方の色を2個)。
+  もう一人が色を選び、1個だけの石の持ち主が先手です。盤の上の「パイ・ルールで配置」で両方の手順を行えます。
+  使わなければ標準の3個の配置で始まります。</li>
+  <li>手番: 自分の石を1個、8方向のどれかへ一直線に3点以上滑らせます。通る点はすべて空いていなければなりません。
+  止まった点のすぐ後ろの2点に、持ち石から2個を置きます。</li>
+  <li>自分の石が5個以上一直線に並ぶと五目になります(9個なら2つ)。自分の手番の初めに相手より五目が多ければ勝ち、
+  動ける手がなければ負けです。</li>
+  <li>ルールの種類: 「凍結石」(五目の中の石は二度と動けない)と「犠牲取り」(進む線の最初の相手の石に着地し、
+  両方の石を持ち石に戻す)。</li>
+  <li>自分の石をクリックし、印の付いた点を選びます。石を貫く線は、それぞれが作った五目です。</li>
+</ul>
 <p class="small">参考: Berlekamp, Conway, Guy『Winning Ways for your Mathematical Plays』第3巻「Dodgem」、
 David desJardins による 4×4・5×5 の解析(rec.games.abstract, 1996)。</p>
 `;

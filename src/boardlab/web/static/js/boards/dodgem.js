@@ -143,13 +143,19 @@ export function createDodgemBoard(host, handlers) {
       else if (g.exit === "north") r = { x: L.left, y: 4, width: n * CELL, height: STRIP - 8 };
       else r = { x: L.left, y: L.top + n * CELL + 4, width: n * CELL, height: STRIP - 8 };
       el("rect", { ...r, rx: 10, fill: `url(#hatch${p})`, class: `exit-strip exit-${p}` }, svg);
-      const label = el("text", { class: "exit-label", fill: COLOURS[players[p]] }, svg);
-      label.textContent = t("board.exit");
+      const word = t("board.exit");
       if (g.exit === "east") {
-        label.setAttribute("transform", `translate(${r.x + r.width / 2 + 5},${r.y + r.height / 2}) rotate(90)`);
+        // stacked letters read well in any script
+        const chars = [...word];
+        const step = 22;
+        const y0 = r.y + r.height / 2 - ((chars.length - 1) * step) / 2;
+        chars.forEach((ch, i) => {
+          const c = el("text", { class: "exit-label stacked", fill: COLOURS[players[p]], x: r.x + r.width / 2, y: y0 + i * step + 6 }, svg);
+          c.textContent = ch;
+        });
       } else {
-        label.setAttribute("x", r.x + r.width / 2);
-        label.setAttribute("y", r.y + r.height / 2 + 5);
+        const label = el("text", { class: "exit-label", fill: COLOURS[players[p]], x: r.x + r.width / 2, y: r.y + r.height / 2 + 5 }, svg);
+        label.textContent = word;
       }
     });
 
