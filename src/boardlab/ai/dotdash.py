@@ -111,6 +111,8 @@ class DotDashSearchPlayer:
         root = np.zeros((buf.shape[1], 4), dtype=np.int32)
         n = gen_moves(board, counts, c, dirs, mode, limit, root)
         root = root[:n].copy()
+        if n == 1:
+            max_depth = 0  # a forced move: nothing to search
         keys = np.zeros(n, dtype=np.int64)
         _order(board, fives, counts, c, root, n, keys, True, dirs, mode, limit, WINDOW, self.style)
         noise = np.array([rng.randrange(self.noise + 1) for _ in range(n)], dtype=np.int64)
