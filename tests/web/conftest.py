@@ -98,9 +98,11 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
     context.close()
 
 
-def shot(page: Any, name: str) -> Path:
+def shot(page: Any, name: str, full_page: bool = True) -> Path:
     """Save a screenshot into test-artifacts/ and return its path."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top
+    page.wait_for_timeout(250)  # let button transitions finish
+    page.screenshot(path=str(path), full_page=full_page)
     return path

@@ -201,10 +201,10 @@ def test_phone_width_layout(browser: Any, live_server: str) -> None:
     page.tap("[data-sq=a2]")
     page.tap("[data-sq=b2]")
     page.wait_for_function("() => location.hash.includes('a2-b2')")
-    shot(page, "phone")
+    shot(page, "phone", full_page=False)
     page.tap("[data-lang=ja]")
     assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
-    shot(page, "phone-ja")
+    shot(page, "phone-ja", full_page=False)
     context.close()
 
 
@@ -256,3 +256,35 @@ def test_keyboard_play_and_exit(page: Any, live_server: str) -> None:
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")  # Enter on the picked-up car: off the board
     page.wait_for_function("() => location.hash.includes('c2-off')")
+
+
+def test_watch_one_game_then_stop(page: Any) -> None:
+    page.select_option("#s-size", "4")
+    page.select_option("#s-side0", "1")
+    page.select_option("#s-side1", "1")
+    page.click("[data-speed='300']")
+    page.click("#start")
+    page.wait_for_function("() => (location.hash.split('moves=')[1] || '').split(',').length >= 3")
+    page.click("#stop")
+    stopped = len(current_moves(page))
+    page.wait_for_timeout(1200)
+    assert len(current_moves(page)) == stopped
+    assert "paused" in page.text_content("#status-text")
+    page.click("#pause")  # Continue
+    page.wait_for_function("(n) => location.hash.split(',').length > n", arg=stopped)
+
+
+def test_alternate_colours_each_new_game(page: Any) -> None:
+    page.select_option("#s-size", "4")
+    page.select_option("#s-side0", "human")
+    page.select_option("#s-side1", "1")
+    page.check("#s-alternate")
+    page.click("#start")
+    page.wait_for_function(
+        "() => document.getElementById('status-text').textContent.includes('You')"
+    )
+    assert "Blue to move (You)" in page.text_content("#status-text")
+    page.click("#new-game")
+    # now the computer has Blue and moves first; the human plays Red
+    page.wait_for_function("() => location.hash.includes('moves=')")
+    assert "Red to move (You)" in page.text_content("#status-text")
