@@ -220,6 +220,20 @@ def test_analysis_reports_what_is_unavailable(client: TestClient) -> None:
     assert data["available"] is False
     assert data["table"] == "unsolvable"
     assert "7" in data["reason"]
+    data = post(client, "/api/analysis", {"game": "dotdash", "size": 7})
+    assert data["available"] is False and data["table"] == "unsolvable"
+    status = client.get("/api/tables?game=dotdash&size=9").json()
+    assert status["solvable"] is False
+
+
+def test_dot_dash_through_the_api(client: TestClient) -> None:
+    start = post(client, "/api/state", {"game": "dotdash", "size": 7})
+    assert start["players"] == ["red", "blue"]
+    assert start["options"]["reserve"] == 60
+    out = post(client, "/api/move", {"game": "dotdash", "size": 7, "level": "1", "seed": 2})
+    assert out["move"] in start["legal_moves"]
+    r = client.post("/api/state", json={"game": "dotdash", "size": 7, "moves": ["A1-A4"]})
+    assert r.status_code == 400
 
 
 def test_record_export_and_import_round_trip(client: TestClient) -> None:

@@ -62,6 +62,17 @@ def create_app(tables: Path | None = None) -> FastAPI:
             {"error": _validation_message(exc), "kind": "ValidationError"}, status_code=422
         )
 
+    @app.exception_handler(Exception)
+    async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+        # a bug, not bad input: still one line of JSON rather than a bare 500 page
+        return JSONResponse(
+            {
+                "error": f"internal error: {_one_line(str(exc)) or exc.__class__.__name__}",
+                "kind": "InternalError",
+            },
+            status_code=500,
+        )
+
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})

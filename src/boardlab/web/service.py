@@ -282,12 +282,16 @@ class Service:
                 state="unavailable",
                 message="the solver is not installed",
             )
-        if not solver.solvable(rules):
+        if rules.game != "dodgem" or not solver.solvable(rules):
             return s.TableOut(
                 ruleset=ruleset,
                 solvable=False,
                 state="unsolvable",
-                message=f"no table for this game at size {rules.size}",
+                message=(
+                    f"no table for {rules.game} at size {rules.size}"
+                    if rules.game == "dodgem"
+                    else f"the solver has no tables for {rules.game}"
+                ),
             )
         with self._lock:
             job = self._jobs.get(ruleset)

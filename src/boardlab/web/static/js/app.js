@@ -12,6 +12,7 @@ import { renderChart } from "./chart.js";
 
 const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
 const STORE = "boardlab.settings.v1";
+const AUTO_BUILD_MAX = 4;
 const $ = (id) => document.getElementById(id);
 const DEFAULTS = {
   game: "dodgem", variant: "classic", size: 4, sides: ["human", "3"],
@@ -379,7 +380,10 @@ async function loadAnalysis() {
   renderAnalysis();
   renderBoard();
   renderNotice();
-  if (!res.available && (res.table === "missing" || res.table === "building")) pollTable();
+  // small tables (seconds) are built at once; a larger one only when asked for
+  if (!res.available && (res.table === "building" || (res.table === "missing" && game.size <= AUTO_BUILD_MAX))) {
+    pollTable();
+  }
 }
 
 function pollTable() {
@@ -535,7 +539,15 @@ function renderAnalysis() {
     return;
   }
   if (!analysis.available) {
-    line.textContent = t("analysis.unavailable", { reason: analysis.reason || "" });
+    line.className = "value-line";
+    if (analysis.table === "missing" && game.size > AUTO_BUILD_MAX) {
+      line.textContent = t("analysis.buildBig");
+      $("build-table").hidden = false;
+    } else if (analysis.table === "missing" || analysis.table === "building") {
+      line.textContent = t("table.building");
+    } else {
+      line.textContent = t("analysis.unavailable", { reason: analysis.reason || "" });
+    }
     $("chart").replaceChildren();
     return;
   }
@@ -865,6 +877,11 @@ function wire() {
     renderBoard();
     renderNotice();
     if (settings.analysis) loadAnalysis();
+  });
+  $("build-table").addEventListener("click", () => {
+    $("build-table").hidden = true;
+    $("value-line").textContent = t("table.building");
+    pollTable();
   });
   $("export").addEventListener("click", exportRecord);
   $("import").addEventListener("click", () => openRecordDialog("import"));
