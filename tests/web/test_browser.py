@@ -288,3 +288,19 @@ def test_alternate_colours_each_new_game(page: Any) -> None:
     # now the computer has Blue and moves first; the human plays Red
     page.wait_for_function("() => location.hash.includes('moves=')")
     assert "Red to move (You)" in page.text_content("#status-text")
+
+
+def test_import_a_record_and_export_it_again(page: Any) -> None:
+    record = '[Game "dodgem"]\n[Variant "classic"]\n[Size "3"]\n\n1. a2-b2 c1-c2 2. b2-b3 *\n'
+    page.click("#import")
+    page.fill("#record-text", "1. a2-c2")
+    page.click("#record-load")
+    assert page.locator("#record-error").is_visible()  # no Size tag: explained, dialog stays
+    page.fill("#record-text", record)
+    page.click("#record-load")
+    page.wait_for_function("() => location.hash.includes('moves=a2-b2,c1-c2,b2-b3')")
+    assert page.input_value("#s-size") == "3"
+    page.click("#export")
+    text = page.input_value("#record-text")
+    assert "1. a2-b2 c1-c2 2. b2-b3" in text
+    page.click("#record-dialog button[value=close]")
