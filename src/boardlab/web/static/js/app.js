@@ -571,6 +571,14 @@ function renderAnalysis() {
     val.textContent = m.value === "draw" ? t("value.draw") : `${t(`value.${m.value}`)} ${m.remoteness}`;
     li.append(name, val);
     li.title = t("analysis.play");
+    li.tabIndex = 0;
+    li.setAttribute("role", "button");
+    li.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        li.click();
+      }
+    });
     li.addEventListener("click", () => {
       const blocked = canAct();
       if (blocked) showMessage(blocked);

@@ -97,7 +97,8 @@ export function createDodgemBoard(host, handlers) {
     const right = exits.has("east") ? STRIP : 14;
     const bottom = LABEL + (exits.has("south") ? STRIP : 0);
     const left = LABEL;
-    return { n, top, right, bottom, left, w: left + n * CELL + right, h: top + n * CELL + bottom };
+    const south = exits.has("south");
+    return { n, top, right, bottom, left, south, w: left + n * CELL + right, h: top + n * CELL + bottom };
   }
 
   function xy(f, r, L) {
@@ -179,7 +180,8 @@ export function createDodgemBoard(host, handlers) {
     // coordinates
     for (let i = 0; i < n; i++) {
       const [x] = xy(i, 0, L);
-      const ft = el("text", { x: x + CELL / 2, y: L.top + n * CELL + 22, class: "coord" }, svg);
+      const below = L.top + n * CELL + (L.south ? STRIP : 0);
+      const ft = el("text", { x: x + CELL / 2, y: below + 22, class: "coord" }, svg);
       ft.textContent = FILES[i];
       const [, y] = xy(0, i, L);
       const rt = el("text", { x: L.left - 17, y: y + CELL / 2 + 6, class: "coord" }, svg);
