@@ -1,7 +1,8 @@
 """A slow, obviously correct retrograde solver over DodgemRules, for differential tests.
 
 Positions are enumerated as DodgemPosition objects; values are found round by round:
-round r decides exactly the positions whose remoteness is r."""
+round r decides exactly the positions whose remoteness is r (win: a child lost in r-1;
+loss: every child won, the longest in r-1). Positions never decided are draws."""
 
 from __future__ import annotations
 
@@ -53,12 +54,18 @@ def solve(
         if out is not None:
             value[i] = out.value_for(p.to_move)
             rem[i] = 0
-    undecided = [i for i in range(len(positions)) if value[i] is None]
+    parents: list[list[int]] = [[] for _ in positions]
+    for i, ch in enumerate(kids):
+        for c in ch:
+            parents[c].append(i)
+    # Only a position with a child decided in the previous round can be decided in this one.
+    last = [i for i in range(len(positions)) if value[i] is not None]
     r = 0
-    while True:
+    while last:
         r += 1
+        candidates = {q for c in last for q in parents[c] if value[q] is None}
         decided = []
-        for i in undecided:
+        for i in candidates:
             ch = kids[i]
             if any(value[c] is Value.LOSS and rem[c] == r - 1 for c in ch):
                 decided.append((i, Value.WIN))
@@ -66,13 +73,10 @@ def solve(
                 rem[c] == r - 1 for c in ch
             ):
                 decided.append((i, Value.LOSS))
-        if not decided:
-            break
         for i, v in decided:
             value[i] = v
             rem[i] = r
-        done = {i for i, _ in decided}
-        undecided = [i for i in undecided if i not in done]
+        last = [i for i, _ in decided]
     return {
         p: (Value.DRAW, None) if value[i] is None else (value[i], rem[i])  # type: ignore[misc]
         for i, p in enumerate(positions)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -73,12 +73,21 @@ class IndexScheme:
     blue_lookup: dict[int, int]
     red_lookup: dict[int, int]
     slice_offset: I64  # [K * K + 1] first position index of each slice
-    blue_moves: MoveTables
-    red_moves: MoveTables
+    rules: DodgemRules  # the step geometry the move tables follow
     # the same numbers as Python ints, for fast probing from Python
     py_blue: dict[int, tuple[int, int, int]]  # mask -> (key, number in key, key size)
     py_red: dict[int, tuple[int, int, int]]
     py_slice_offset: tuple[int, ...]
+
+    @cached_property
+    def blue_moves(self) -> MoveTables:
+        """Moves of every placement as blue cars (built on first use: probing needs none)."""
+        return _move_tables(self.rules, 0, [int(m) for m in self.blue_mask], self.blue_lookup)
+
+    @cached_property
+    def red_moves(self) -> MoveTables:
+        """Moves of every placement as red cars."""
+        return _move_tables(self.rules, 1, [int(m) for m in self.red_mask], self.red_lookup)
 
     @property
     def num_keys(self) -> int:
@@ -209,8 +218,7 @@ def scheme_for(rules: DodgemRules) -> IndexScheme:
         blue_lookup=blue_lookup,
         red_lookup=red_lookup,
         slice_offset=slice_offset,
-        blue_moves=_move_tables(rules, 0, blue, blue_lookup),
-        red_moves=_move_tables(rules, 1, red, red_lookup),
+        rules=geometry_rules(rules),
     )
 
 
