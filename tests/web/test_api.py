@@ -287,3 +287,10 @@ def test_no_wildcard_cors(client: TestClient) -> None:
 def test_each_app_has_its_own_service(tmp_path: Any) -> None:
     a, b = create_app(tables=tmp_path), create_app(tables=tmp_path)
     assert a.state.service is not b.state.service
+
+
+def test_perfect_reply_reports_the_forced_win_it_leaves(client: TestClient) -> None:
+    # 3x3 is a first-player win in 19 plies and a3-b3 keeps it (18 left); Red's slowest
+    # loss leaves Blue a forced win in 17.
+    out = post(client, "/api/move", {"size": 3, "moves": ["a3-b3"], "level": "4"})
+    assert out["forced"] == {"winner": 0, "plies": 17}

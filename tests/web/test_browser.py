@@ -304,3 +304,10 @@ def test_import_a_record_and_export_it_again(page: Any) -> None:
     text = page.input_value("#record-text")
     assert "1. a2-b2 c1-c2 2. b2-b3" in text
     page.click("#record-dialog button[value=close]")
+
+
+def test_notice_when_the_computer_has_a_forced_win(page: Any) -> None:
+    setup_game(page, 3, "4", "human")  # the computer has Blue, a first-player win
+    page.wait_for_selector("#notice:not([hidden])")
+    text = page.text_content("#notice")
+    assert "Computer level 4" in text and "forced win" in text and "18 plies" in text
