@@ -12,7 +12,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from boardlab.core.errors import BoardLabError, CorruptTableError, MissingTableError
+from boardlab.core.errors import (
+    BoardLabError,
+    CorruptTableError,
+    MissingTableError,
+    NotationError,
+)
 from boardlab.core.outcome import Value
 from boardlab.games.dodgem.notation import DodgemMove, DodgemPosition
 from boardlab.games.dodgem.rules import DodgemRules
@@ -106,16 +111,16 @@ class Tablebase:
         return self.file.header
 
     def index(self, position: DodgemPosition) -> int:
-        """Position index; raises CorruptTableError-free ValueError for a foreign position."""
-        if position.size != self.rules.size:
-            raise ValueError(
-                f"a {position.size}×{position.size} position in a {self.rules.size}×"
-                f"{self.rules.size} table"
+        """Position index; NotationError (a ValueError) for a position of another board."""
+        if position.size != self.rules.size or position.letters != self.rules.letters:
+            raise NotationError(
+                f"{position} is not a position of {self.rules.size}×{self.rules.size} "
+                f"{self.rules.geometry} Dodgem"
             )
         try:
             return self.scheme.index(position)
         except KeyError:
-            raise ValueError(f"{position} has too many cars for this table") from None
+            raise NotationError(f"{position} has too many cars for this board") from None
 
     def probe(self, position: DodgemPosition) -> tuple[Value, int | None]:
         """Value for the side to move and remoteness (None for a draw)."""
@@ -130,10 +135,10 @@ class Tablebase:
     def get(
         self, position: DodgemPosition, default: T | None = None
     ) -> tuple[Value, int | None] | T | None:
-        """Like probe, but `default` for a position the table cannot hold."""
+        """Like probe, but `default` for a position the table cannot hold (damage still raises)."""
         try:
             return self.probe(position)
-        except ValueError:
+        except NotationError:
             return default
 
     def codes(self) -> np.ndarray[Any, np.dtype[np.uint16]]:

@@ -11,6 +11,7 @@ import json
 import mmap
 import os
 import struct
+import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
@@ -146,16 +147,21 @@ class TableFile:
         self.block_entries = int(h["block_entries"])
         self._dtype = np.dtype("<u1") if h["entry_bytes"] == 1 else np.dtype("<u2")
         self._cache: OrderedDict[int, npt.NDArray[Any]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def _fail(self, why: str) -> NoReturn:
         raise CorruptTableError(f"{self.path}: {why}; rebuild it with: {self._hint}")
 
     def block(self, b: int) -> npt.NDArray[Any]:
-        """Decompressed block `b` (checked against its CRC32 on first use)."""
-        arr = self._cache.get(b)
-        if arr is not None:
-            self._cache.move_to_end(b)
-            return arr
+        """Decompressed block `b` (checked against its CRC32 on first use); thread-safe."""
+        with self._lock:
+            arr = self._cache.get(b)
+            if arr is not None:
+                self._cache.move_to_end(b)
+                return arr
+            return self._load(b)
+
+    def _load(self, b: int) -> npt.NDArray[Any]:
         lo, hi = int(self._offsets[b]) + self._payload, int(self._offsets[b + 1]) + self._payload
         blob = self._mm[lo:hi]
         if zlib.crc32(blob) != int(self._crcs[b]):
