@@ -125,8 +125,8 @@ class DotDashSearchPlayer:
                 stats[1] = 1 << 62
             else:
                 left = seconds - (time.perf_counter() - start)
-                if left <= 0:
-                    break
+                if left <= 0 and d > 1:
+                    break  # one ply is always searched, even past the limit
                 rate = nodes / max(time.perf_counter() - start, 1e-3) if nodes else 0.0
                 stats[1] = 1 << 62 if d <= 2 else max(int(rate * left), 1000)
             stats[0], stats[2] = 0, 0
