@@ -55,7 +55,14 @@ def test_count_matches_brute_force_packing(n: int, density: float, seed: int) ->
     expected = brute_count(mask, n)
     assert lines.count_fives(mask, n) == expected
     assert lines.count_fives_slow(mask, n) == expected
-    assert len(lines.five_lines(mask, n)) == expected
+    fives = lines.five_lines(mask, n)
+    assert len(fives) == expected
+    for line in fives:
+        assert all(mask >> p.index(n) & 1 for p in line)
+        steps = {(b.file - a.file, b.rank - a.rank) for a, b in pairwise(line)}
+        assert len(steps) == 1 and steps.pop() in {(1, 0), (0, 1), (1, 1), (-1, 1)}
+    for a, b in combinations(fives, 2):
+        assert len(set(a) & set(b)) <= 1
 
 
 def test_run_lengths_on_a_19_board() -> None:
