@@ -59,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"{table.path}: checksum ok")
     console.print(
         f"checked {report.positions:,} positions ({report.entries:,} index entries, the rest "
-        f"must be empty) against their children, and {report.sampled:,} sampled positions "
-        f"through the rules engine, in {seconds:.1f} s"
+        f"must be empty) against their children, the header counts, and {report.sampled:,} sampled "
+        f"positions through the rules engine, in {seconds:.1f} s"
     )
     for line in lines:
         console.print(f"[red]disagreement:[/] {line}")

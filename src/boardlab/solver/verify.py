@@ -280,11 +280,38 @@ def verify_table(
         bad_indices=[int(x) for x in bad[: min(int(nbad), max_report)]],
         failures=int(nbad),
     )
+    report.sample_failures += _header_counts(table, codes)
     del codes
-    report.sampled, report.sample_failures = _sample(
-        rules, table, blue_list, red_list, sample, seed
-    )
+    sampled, fails = _sample(rules, table, blue_list, red_list, sample, seed)
+    report.sampled = sampled
+    report.sample_failures += fails
     return report
+
+
+@nb.njit(cache=True)
+def _tally(codes):  # type: ignore[no-untyped-def]
+    counts = np.zeros(65536, np.int64)
+    for i in range(codes.shape[0]):
+        counts[codes[i]] += 1
+    return counts
+
+
+def _header_counts(table: Tablebase, codes: npt.NDArray[Any]) -> list[str]:
+    """Disagreements between the header's counts and the stored codes."""
+    counts = _tally(codes)
+    codes_present = np.flatnonzero(counts[2:])
+    found = {
+        "positions": int(counts[1:].sum()),
+        "win": int(counts[2::2].sum()),
+        "loss": int(counts[3::2].sum()),
+        "draw": int(counts[1]),
+        "max_remoteness": int(codes_present[-1]) // 2 if len(codes_present) else 0,
+    }
+    return [
+        f"header says {k} = {table.header.get(k)}, the entries give {v}"
+        for k, v in found.items()
+        if table.header.get(k) != v
+    ]
 
 
 def _sample(
