@@ -70,7 +70,7 @@ def register(sub: Any) -> None:
         "--jobs",
         type=int,
         default=None,
-        help="worker processes (default: number of cores, at most 2)",
+        help="worker processes (default: 1 below 5×5, else the number of cores, at most 2)",
     )
     p.set_defaults(func=run)
 
@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
             return 0
         except CorruptTableError as exc:
             err_console.print(f"rebuilding: {exc}")
-    jobs = args.jobs if args.jobs is not None else min(2, os.cpu_count() or 1)
+    default_jobs = 1 if rules.size < 5 else min(2, os.cpu_count() or 1)
+    jobs = args.jobs if args.jobs is not None else default_jobs
     if jobs < 1:
         raise UnknownGameError("--jobs must be at least 1")
     t0 = time.perf_counter()

@@ -41,6 +41,8 @@ def default_tables_dir() -> Path:
 
 def solvable(rules: DodgemRules) -> bool:
     """True when the solver can build a complete table for these rules."""
+    if not isinstance(rules, DodgemRules):
+        return False
     try:
         check_supported(rules)
     except BoardLabError:

@@ -17,6 +17,7 @@ import multiprocessing as mp
 import os
 import signal
 import struct
+import threading
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -266,7 +267,10 @@ def solve_to_workdir(
         on_progress(done, total, positions)
     table.flush()
     opts: dict[str, Any] = {"size": rules.size, "blocked": rules.blocked, "goal": rules.goal}
-    pool = mp.get_context("fork").Pool(jobs, initializer=_ignore_sigint) if jobs > 1 else None
+    # Forking is quick but unsafe in a process with other threads (a web server, a progress
+    # bar): then the workers are started fresh.
+    method = "fork" if threading.active_count() == 1 else "spawn"
+    pool = mp.get_context(method).Pool(jobs, initializer=_ignore_sigint) if jobs > 1 else None
     clean = False
     try:
         for rest in todo:
