@@ -3,11 +3,12 @@
 - Won: the fastest win (so it never repeats a position on the way).
 - Lost: a move that draws by repetition if the game's history offers one, else the slowest
   loss, among equally slow ones the one most likely (as above) to make the opponent err.
-- Drawn: a move that keeps the draw and is most likely to make the opponent go wrong: each
-  reply is weighted by how good it looks to the opponent (a softmax over the static
-  evaluation), and the weight of the losing replies is the chance of a mistake; ties go to
-  the move with more losing replies, then to positions seen less often. A third repetition
-  is played only when no other drawing move exists.
+- Drawn: a move that keeps the draw and puts the opponent under pressure: the drawing moves
+  are ranked by a 3-ply heuristic search (the race as the searching levels see it) plus a
+  bonus for the chance that the opponent errs next move. That chance weights each reply by
+  how good it looks to the opponent (a softmax over the static evaluation) and sums the
+  weights of the losing replies. A third repetition is played only when no other drawing
+  move exists.
 
 Without a table (boards over 4×4 not built, Piecepack, 6×6 and up) it plays by search and says
 so once on stderr.
@@ -23,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from boardlab.ai.base import Limits
-from boardlab.ai.dodgem_search import FastBoard
+from boardlab.ai.dodgem_search import MATE_BOUND, FastBoard, Searcher
 from boardlab.ai.players import SearchPlayer, _dodgem_args
 from boardlab.ai.tables import open_table
 from boardlab.core.outcome import Value
@@ -33,8 +34,8 @@ from boardlab.games.dodgem.rules import DodgemRules
 
 _warned: set[str] = set()
 TRAP_TEMPERATURE = 100.0
-LOSS_SLACK = 0
-MODEL_DEPTHS = (2, 4, 6, 8)
+TRAP_WEIGHT = 200.0  # a sure trap is worth two steps of the race
+PRESSURE_DEPTH = 3  # plies of the heuristic search that ranks drawing moves
 
 
 def _warn_once(rules: DodgemRules) -> None:
@@ -108,6 +109,7 @@ def choose_from_table(
     """The perfect player's move in `pos` given the game's earlier positions."""
     rep = rules.repetition or 1 << 30
     board = _board(rules)
+    draw_codes: list[int] = []
     counts: dict[DodgemPosition, int] = {}
     for p in (*history, pos):
         counts[p] = counts.get(p, 0) + 1
@@ -143,15 +145,39 @@ def choose_from_table(
             looks.append((look, bad))
         if mine is Value.DRAW:
             draws.append(((0, -_trap(looks), -losing, seen), move))
+            draw_codes.append(board.code_of(move))
         else:
             losses.append(((-remoteness, len(looks) - losing, seen), move))
     if wins:
         best_r = min(r for r, _ in wins)
         pool = [m for r, m in wins if r == best_r]
     elif draws:
+        if len(draw_codes) > 1 and PRESSURE_DEPTH > 0:
+            draws = _pressure(rules, pos, history, draws, draw_codes)
         best_k = min(k for k, _ in draws)
         pool = [m for k, m in draws if k == best_k]
     else:
         best_l = min(k for k, _ in losses)
         pool = [m for k, m in losses if k == best_l]
     return pool[rng.randrange(len(pool))]
+
+
+def _pressure(
+    rules: DodgemRules,
+    pos: DodgemPosition,
+    history: Sequence[DodgemPosition],
+    draws: list[tuple[tuple[float, ...], DodgemMove]],
+    draw_codes: list[int],
+) -> list[tuple[tuple[float, ...], DodgemMove]]:
+    """Re-rank the drawing moves by a shallow search score plus the trap chance."""
+    searcher = Searcher(_board(rules))
+    heuristic = dict(searcher.root_scores(pos, history, PRESSURE_DEPTH))
+    out: list[tuple[tuple[float, ...], DodgemMove]] = []
+    codes = iter(draw_codes)
+    for key, move in draws:
+        if key[0] != 0:
+            out.append((key, move))
+            continue
+        h = max(-MATE_BOUND, min(MATE_BOUND, heuristic[next(codes)]))
+        out.append(((0, -(h + TRAP_WEIGHT * -key[1]), *key[2:]), move))
+    return out
