@@ -2,7 +2,7 @@
 
 - Won: the fastest win (so it never repeats a position on the way).
 - Lost: a move that draws by repetition if the game's history offers one, else the slowest
-  loss, among equally slow ones the one with the most opponent replies that lose.
+  loss, among equally slow ones the one with the fewest opponent replies that do not lose.
 - Drawn: a move that keeps the draw and puts the opponent under pressure: the drawing moves
   are ranked by a 3-ply heuristic search (the race as the searching levels see it) plus a
   bonus for the chance that the opponent errs next move. That chance weights each reply by
