@@ -164,7 +164,11 @@ def _order(
         moves[j + 1, 3] = m3
 
 
-@nb.njit(cache=False)  # a disk-cached copy of this recursive function crashes on load
+# What a frame does next when control comes back to it (see `alphabeta`).
+_ENTER, _NEXT, _RETURN = 0, 1, 2
+
+
+@nb.njit(cache=True)
 def alphabeta(
     board: Board,
     fives: I32,
@@ -187,73 +191,128 @@ def alphabeta(
     """Negamax alpha-beta to `depth`, then `qdepth` plies of the race solver: equalising
     moves when behind, lead-taking moves when level (standing pat on the evaluation).
 
-    One self-recursive function serves both, so it compiles once per process (a few seconds)."""
-    stats[0] += 1
-    if depth > 0 and stats[0] > stats[1]:
-        stats[2] = 1
-        return 0
-    o = 3 - c
-    if fives[c - 1] > fives[o - 1]:
-        return WIN - ply
-    moves = buf[ply]
-    n = gen_moves(board, counts, c, dirs, mode, limit, moves)
-    if n == 0:
-        return -(WIN - ply)
+    The recursion runs on an explicit stack of frames, one per ply (move list `buf[ply]`,
+    move index, alpha, beta, best, depth, qdepth, phase), so the function is not recursive
+    and numba can cache it on disk."""
     w = dirs[2]
-    best = -INF
-    if depth > 0:
-        _order(
-            board, fives, counts, c, moves, n, keybuf[ply], depth >= 2,
-            dirs, mode, limit, weights, style,
-        )  # fmt: skip
-        for i in range(n):
-            make(board, fives, counts, moves[i], w)
-            v = -alphabeta(
-                board, fives, counts, o, depth - 1, qdepth, -beta, -alpha, ply + 1,
-                dirs, mode, limit, buf, keybuf, weights, style, stats,
-            )  # fmt: skip
-            unmake(board, fives, counts, moves[i], w)
-            if stats[2]:
-                return 0
-            if v > best:
-                best = v
-            if v > alpha:
-                alpha = v
-            if alpha >= beta:
-                break
-        return best
-    behind = fives[o - 1] > fives[c - 1]
-    if not behind:
-        best = evaluate(board, counts, c, dirs, mode, limit, weights, style)
-        if qdepth <= 0 or best >= beta:
-            return best
-        if best > alpha:
-            alpha = best
-    elif qdepth <= -2:
-        return evaluate(board, counts, c, dirs, mode, limit, weights, style) - 500
-    found = False
-    for i in range(n):
-        make(board, fives, counts, moves[i], w)
-        mine, theirs = fives[c - 1], fives[o - 1]
-        relevant = mine >= theirs if behind else mine > theirs
-        v = -INF
-        if relevant:
-            v = -alphabeta(
-                board, fives, counts, o, 0, qdepth - 1, -beta, -alpha, ply + 1,
-                dirs, mode, limit, buf, keybuf, weights, style, stats,
-            )  # fmt: skip
-        unmake(board, fives, counts, moves[i], w)
-        if relevant:
-            found = True
-            if v > best:
-                best = v
-            if v > alpha:
-                alpha = v
-            if alpha >= beta:
-                return best
-    if behind and not found:
-        return -(WIN - ply - 1)  # no equalising move: the opponent wins next turn
-    return best
+    levels = buf.shape[0]
+    f_c = np.zeros(levels, dtype=np.int64)  # colour to move
+    f_depth = np.zeros(levels, dtype=np.int64)
+    f_q = np.zeros(levels, dtype=np.int64)
+    f_alpha = np.zeros(levels, dtype=np.int64)
+    f_beta = np.zeros(levels, dtype=np.int64)
+    f_best = np.zeros(levels, dtype=np.int64)
+    f_n = np.zeros(levels, dtype=np.int64)  # moves in buf[ply]
+    f_i = np.zeros(levels, dtype=np.int64)  # move being searched
+    f_full = np.zeros(levels, dtype=np.bool_)  # full-width (True) or race solver (False)
+    f_behind = np.zeros(levels, dtype=np.bool_)
+    f_found = np.zeros(levels, dtype=np.bool_)
+    # arguments of the node being entered
+    sp = ply
+    cc, d, q, a, b = c, depth, qdepth, alpha, beta
+    ret = 0
+    action = _ENTER
+    while True:
+        if action == _ENTER:
+            p = sp
+            stats[0] += 1
+            o = 3 - cc
+            best = -INF
+            if d > 0 and stats[0] > stats[1]:
+                stats[2] = 1
+                ret = 0
+                action = _RETURN
+            elif fives[cc - 1] > fives[o - 1]:
+                ret = WIN - p
+                action = _RETURN
+            else:
+                n = gen_moves(board, counts, cc, dirs, mode, limit, buf[p])
+                if n == 0:
+                    ret = -(WIN - p)
+                    action = _RETURN
+                elif d > 0:
+                    _order(
+                        board, fives, counts, cc, buf[p], n, keybuf[p], d >= 2,
+                        dirs, mode, limit, weights, style,
+                    )  # fmt: skip
+                    f_full[p] = True
+                    action = _NEXT
+                else:
+                    f_full[p] = False
+                    behind = fives[o - 1] > fives[cc - 1]
+                    action = _NEXT
+                    if not behind:
+                        best = evaluate(board, counts, cc, dirs, mode, limit, weights, style)
+                        if q <= 0 or best >= b:
+                            ret = best
+                            action = _RETURN
+                        elif best > a:
+                            a = best
+                    elif q <= -2:
+                        ret = evaluate(board, counts, cc, dirs, mode, limit, weights, style) - 500
+                        action = _RETURN
+                    f_behind[p] = behind
+                    f_found[p] = False
+                if action == _NEXT:
+                    f_c[p], f_depth[p], f_q[p] = cc, d, q
+                    f_alpha[p], f_beta[p], f_best[p] = a, b, best
+                    f_n[p], f_i[p] = n, 0
+        elif action == _NEXT:
+            # frame sp searches its move f_i[sp], or returns when none is left
+            p = sp
+            cp = f_c[p]
+            o = 3 - cp
+            i = f_i[p]
+            if f_full[p]:
+                if i < f_n[p]:
+                    make(board, fives, counts, buf[p, i], w)
+                    cc, d, q, a, b = o, f_depth[p] - 1, f_q[p], -f_beta[p], -f_alpha[p]
+                    sp = p + 1
+                    action = _ENTER
+                else:
+                    ret = f_best[p]
+                    action = _RETURN
+            else:
+                behind = f_behind[p]
+                action = _RETURN
+                while i < f_n[p]:
+                    make(board, fives, counts, buf[p, i], w)
+                    mine, theirs = fives[cp - 1], fives[o - 1]
+                    relevant = mine >= theirs if behind else mine > theirs
+                    if relevant:
+                        f_i[p] = i
+                        cc, d, q, a, b = o, 0, f_q[p] - 1, -f_beta[p], -f_alpha[p]
+                        sp = p + 1
+                        action = _ENTER
+                        break
+                    unmake(board, fives, counts, buf[p, i], w)
+                    i += 1
+                if action == _RETURN:
+                    f_i[p] = i
+                    # behind with no equalising move: the opponent wins next turn
+                    ret = -(WIN - p - 1) if behind and not f_found[p] else f_best[p]
+        else:  # _RETURN: hand `ret` to the parent frame
+            if sp == ply:
+                return ret
+            p = sp - 1
+            sp = p
+            v = -ret
+            i = f_i[p]
+            unmake(board, fives, counts, buf[p, i], w)
+            if f_full[p] and stats[2]:
+                ret = 0
+                continue  # still _RETURN
+            if not f_full[p]:
+                f_found[p] = True
+            if v > f_best[p]:
+                f_best[p] = v
+            if v > f_alpha[p]:
+                f_alpha[p] = v
+            if f_alpha[p] >= f_beta[p]:
+                ret = f_best[p]
+                continue  # still _RETURN
+            f_i[p] = i + 1
+            action = _NEXT
 
 
 def search_root(
