@@ -118,6 +118,7 @@ class DotDashSearchPlayer:
         noise = np.array([rng.randrange(self.noise + 1) for _ in range(n)], dtype=np.int64)
         stats = np.zeros(3, dtype=np.int64)
         best, best_score, done, nodes = 0, 0, 0, 0
+        rate = 0.0
         for d in range(1, max_depth + 1):
             if seconds is None:
                 if d < max_depth:
@@ -127,15 +128,18 @@ class DotDashSearchPlayer:
                 left = seconds - (time.perf_counter() - start)
                 if left <= 0 and d > 1:
                     break  # one ply is always searched, even past the limit
-                rate = nodes / max(time.perf_counter() - start, 1e-3) if nodes else 0.0
+                # Nodes per second of the last finished depth: the first depth also pays
+                # for loading the compiled kernels, so an average from the start is too low.
                 stats[1] = 1 << 62 if d <= 2 else max(int(rate * left), 1000)
             stats[0], stats[2] = 0, 0
+            t_depth = time.perf_counter()
             scores = np.full(n, -(1 << 40), dtype=np.int64)
             i = search_root(
                 board, fives, counts, c, d, root, n, noise, scores,
                 dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats,
             )  # fmt: skip
             nodes += int(stats[0])
+            rate = int(stats[0]) / max(time.perf_counter() - t_depth, 1e-3)
             if stats[2]:
                 break
             best, best_score, done = i, int(scores[i]), d
