@@ -295,7 +295,9 @@ def test_import_a_record_and_export_it_again(page: Any) -> None:
     page.click("#import")
     page.fill("#record-text", "1. a2-c2")
     page.click("#record-load")
-    assert page.locator("#record-error").is_visible()  # no Size tag: explained, dialog stays
+    # No Size tag: explained, and the dialog stays (the answer comes from the server).
+    page.locator("#record-error").wait_for(state="visible", timeout=10_000)
+    assert page.text_content("#record-error")
     page.fill("#record-text", record)
     page.click("#record-load")
     page.wait_for_function("() => location.hash.includes('moves=a2-b2,c1-c2,b2-b3')")
