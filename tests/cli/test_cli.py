@@ -112,3 +112,40 @@ def test_watch_one_game_shows_the_moves() -> None:
     out = boardlab("watch", "--size", "3", "--seed", "5", "--delay", "0")
     assert out.returncode == 0, out.stderr
     assert "blue plays" in out.stdout and ("wins" in out.stdout or "Draw" in out.stdout)
+
+
+def test_dotdash_pie_against_the_computer_seats_the_players_by_its_choice() -> None:
+    # The human places the stones (Enter: the suggested setup), the computer picks a colour.
+    out = boardlab(
+        "play",
+        "--game",
+        "dotdash",
+        "--size",
+        "9",
+        "--blue",
+        "2",
+        "--seed",
+        "1",
+        stdin="setup R:E5 B:E6,F5\nquit\n",
+    )
+    assert out.returncode == 0, out.stderr
+    chosen = "blue" if "The computer chooses blue" in out.stdout else "red"
+    assert f"The computer chooses {chosen}" in out.stdout
+    human = "red" if chosen == "blue" else "blue"
+    assert f"{human} human, " in out.stdout or f", {human} human." in out.stdout
+    assert f"{chosen} 2" in out.stdout
+
+
+def test_dotdash_fixed_setup() -> None:
+    out = boardlab(
+        "play",
+        "--game",
+        "dotdash",
+        "--setup",
+        "setup R:G7 B:G8,H7 r",
+        "--blue",
+        "human",
+        stdin="G7-J10\nquit\n",
+    )
+    assert out.returncode == 0, out.stderr
+    assert "last move: G7-J10" in out.stdout

@@ -14,14 +14,18 @@ from boardlab.ai.base import Player, make_player
 from boardlab.cli.common import add_game_args, console, rules_from_args
 from boardlab.core.errors import BoardLabError, UnknownGameError
 from boardlab.core.records import GameRecord
-from boardlab.core.registry import AnyRules
+from boardlab.core.registry import AnyRules, get_game
 from boardlab.core.session import GameSession
 
 COLOURS = ("blue", "red", "green")
-HELP = (
-    "Type a move in notation (e.g. a2-b2, c3-off, pass), or a command: "
-    "moves, undo, redo, save FILE, help, quit."
-)
+COMMANDS_HELP = "moves, undo, redo, save FILE, help, quit"
+
+
+def help_text(rules: AnyRules, position: Any) -> str:
+    """How to type a move, with an example legal here, and the commands."""
+    legal = rules.legal_moves(position)
+    example = f" (e.g. {rules.format_move(legal[0])})" if legal else ""
+    return f"Type a move in notation{example}, or a command: {COMMANDS_HELP}."
 
 
 def add_side_args(parser: argparse.ArgumentParser, default_first: str, default_second: str) -> None:
@@ -107,9 +111,34 @@ def start_session(
     if args.setup:
         return GameSession(rules, rules.parse_position(args.setup))
     if rules.game == "dotdash":
-        pie = importlib.import_module("boardlab.games.dotdash.pie")
-        return GameSession(rules, pie.pie_setup(rules, ask, lambda s: console.print(s), sides))
+        return GameSession(rules, pie_dialogue(args, rules, sides, ask))
     return GameSession(rules)
+
+
+def pie_dialogue(
+    args: argparse.Namespace, rules: AnyRules, sides: list[str], ask: Callable[[str], str]
+) -> Any:
+    """Dot Dash's pie setup. Two humans run the whole dialogue; against the computer the human
+    places three stones and the computer chooses its colour, so `sides` is re-seated to match;
+    two computers start from the fixed setup."""
+    pie = importlib.import_module("boardlab.games.dotdash.pie")
+
+    def say(text: str) -> None:
+        console.print(text)
+
+    humans = [s == "human" for s in sides]
+    if all(humans):
+        return pie.pie_setup(rules, ask, say, None)
+    if not any(humans):
+        return rules.start()
+    level = next(s for s in sides if s != "human")
+    agent = importlib.import_module("boardlab.ai.dotdash").pie_agent(
+        rules, random.Random(args.seed)
+    )
+    result = pie.run_pie(rules, ask, say, agent, "chooser")
+    sides[:] = ["human", "human"]
+    sides[result.chooser_colour] = level
+    return result.position
 
 
 def run(args: argparse.Namespace) -> int:
@@ -130,8 +159,8 @@ def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     names = rules.player_names
     console.print(
-        f"[bold]{rules.game.capitalize()}[/] {rules.variant} {rules.size}×{rules.size}: "
-        f"{names[0]} {sides[0]}, {names[1]} {sides[1]}. {HELP}"
+        f"[bold]{get_game(rules.game).title}[/] {rules.variant} {rules.size}×{rules.size}: "
+        f"{names[0]} {sides[0]}, {names[1]} {sides[1]}. {help_text(rules, session.position)}"
     )
     show = True
     while True:
@@ -166,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
             if command in ("quit", "exit", "q"):
                 return 0
             if command in ("help", "?"):
-                console.print(HELP)
+                console.print(help_text(rules, session.position))
                 show = False
             elif command == "moves":
                 legal = session.legal_moves()
