@@ -44,6 +44,14 @@ async def computer_move(req: s.MoveRequest, request: Request) -> s.MoveOut:
     return await anyio.to_thread.run_sync(service.computer_move, req, limiter=service.limiter)
 
 
+@router.post("/pie")
+async def pie(req: s.PieRequest, request: Request) -> s.PieOut:
+    """The computer's part of the Dot Dash pie setup: it places three stones, or it chooses a
+    colour for the human's setup (the computer's level then plays that colour)."""
+    service = _service(request)
+    return await anyio.to_thread.run_sync(service.pie, req, limiter=service.limiter)
+
+
 @router.post("/playout")
 async def playout(req: s.PlayoutRequest, request: Request) -> s.PlayoutOut:
     """Two computer levels play the replayed game to its end."""

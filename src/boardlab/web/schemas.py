@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 MAX_MOVES = 2000
 MAX_PLAYOUT_PLIES = 1000
@@ -53,6 +53,27 @@ class PlayoutRequest(GameSpec):
     players: tuple[Level, Level] = ("4", "4")
     seed: int = Field(0, ge=0, le=2**53)
     max_plies: int = Field(400, ge=1, le=MAX_PLAYOUT_PLIES)
+
+
+class PieRequest(Strict):
+    """Ask the computer for its part of the Dot Dash pie setup: `place` three stones, or
+    `choose` a colour for the human's `setup`."""
+
+    game: Literal["dotdash"] = "dotdash"
+    variant: str | None = Field(None, min_length=1, max_length=40)
+    size: int | None = Field(None, ge=3, le=19)
+    role: Literal["choose", "place"]
+    setup: str | None = Field(None, min_length=1, max_length=400)
+    level: Level = "2"
+    seed: int = Field(0, ge=0, le=2**53)
+
+    @model_validator(mode="after")
+    def _setup_for_choose_only(self) -> PieRequest:
+        if self.role == "choose" and self.setup is None:
+            raise ValueError("role 'choose' needs the setup text to choose for")
+        if self.role == "place" and self.setup is not None:
+            raise ValueError("role 'place' takes no setup text (the computer places)")
+        return self
 
 
 class RulesSpec(Strict):
@@ -108,6 +129,18 @@ class MoveOut(BaseModel):
     player: str
     state: StateOut
     forced: ForcedOut | None
+
+
+class PieOut(BaseModel):
+    """The computer's part of the pie: the setup (its own or the checked one it was given),
+    for `choose` the colour it took (0 red, 1 blue), and the game from that setup."""
+
+    role: Literal["choose", "place"]
+    player: str
+    setup: str
+    colour: int | None
+    colour_name: str | None
+    state: StateOut
 
 
 class PlayoutOut(BaseModel):

@@ -19,7 +19,13 @@ from typing import Any, cast
 
 import anyio
 
-from boardlab.core.errors import BoardLabError, IllegalMoveError, MissingTableError, NotationError
+from boardlab.core.errors import (
+    BoardLabError,
+    IllegalMoveError,
+    MissingTableError,
+    NotationError,
+    UnknownGameError,
+)
 from boardlab.core.outcome import Outcome
 from boardlab.core.registry import AnyRules, games, make_rules
 from boardlab.core.session import GameSession
@@ -253,6 +259,34 @@ class Service:
             session.play(self.choose(rules, session, req.players[session.to_move], rng))
         played = [rules.format_move(m) for m in session.moves[first:]]
         return s.PlayoutOut(moves=played, state=state_out(rules, session))
+
+    def pie(self, req: s.PieRequest) -> s.PieOut:
+        """The computer's side of the Dot Dash pie: place a setup, or choose a colour for the
+        given one (checked: three stones, one of one colour and two of the other)."""
+        from boardlab.ai.dotdash import pie_agent
+        from boardlab.games.dotdash.pie import parse_colour, pie_position
+        from boardlab.games.dotdash.rules import DotDashRules
+
+        rules = rules_of(req.game, req.variant, req.size)
+        if not isinstance(rules, DotDashRules):
+            raise UnknownGameError(f"{rules.game} has no pie setup")
+        agent = pie_agent(rules, random.Random(f"{req.seed}:pie:{req.role}"))
+        colour: int | None = None
+        if req.role == "place":
+            position = pie_position(rules, agent("place"))
+        else:
+            assert req.setup is not None  # the request model insists on it
+            position = pie_position(rules, req.setup)
+            colour = parse_colour(agent(f"choose {position.setup_text()}"))
+        session: Session = GameSession(rules, position)
+        return s.PieOut(
+            role=req.role,
+            player=req.level,
+            setup=position.setup_text(),
+            colour=colour,
+            colour_name=None if colour is None else rules.player_names[colour],
+            state=state_out(rules, session),
+        )
 
     def forced(self, rules: AnyRules, session: Session) -> s.ForcedOut | None:
         """A forced win from the current position, if the forced-win finder is present."""

@@ -47,6 +47,12 @@ export const api = {
   move: (game, level, seed) => request("POST", "/api/move", { ...spec(game), level, seed }),
   playout: (game, players, seed) =>
     request("POST", "/api/playout", { ...spec(game), players, seed, max_plies: 1000 }),
+  /** The computer's part of the Dot Dash pie: role "place", or "choose" for `setup`. */
+  pie: (game, role, setup, level, seed) => {
+    const body = { game: game.game, variant: game.variant, size: game.size, role, level, seed };
+    if (role === "choose") body.setup = setup;
+    return request("POST", "/api/pie", body);
+  },
   analysis: (game) => request("POST", "/api/analysis", spec(game)),
   tableStatus: (g) =>
     request("GET", `/api/tables?game=${encodeURIComponent(g.game)}&variant=${encodeURIComponent(g.variant)}&size=${g.size}`),

@@ -39,6 +39,7 @@ let board = null;
 let boardGame = null;
 let tablePoll = null;
 let messageTimer = null;
+let pieNote = null; // what the computer did in the pie, shown again on a language switch
 
 function newSeed() {
   return Math.floor(Math.random() * 2 ** 31);
@@ -63,6 +64,23 @@ const currentSides = () => (swapped ? [settings.sides[1], settings.sides[0]] : [
 const isWatch = () => settings.sides.every(isComputer);
 const hasHuman = () => settings.sides.some((s) => !isComputer(s));
 const colourName = (p) => t(`colour.${state ? state.players[p] : "blue"}`);
+/** One human against one computer: the Dot Dash pie is then played against the computer. */
+const pieVsComputer = () => hasHuman() && settings.sides.some(isComputer);
+const computerLevel = () => settings.sides.find(isComputer);
+
+/** Which pie dialogue the board offers now: "computer", "humans" or null. */
+function pieMode() {
+  if (!state || state.game !== "dotdash" || state.result) return null;
+  if (pieVsComputer()) return !game.start && state.moves.length === 0 ? "computer" : null;
+  if (!hasHuman()) return null;
+  return isComputer(currentSides()[state.to_move]) ? null : "humans";
+}
+
+/** A fresh Dot Dash game against the computer waits when the computer would move first, so
+ * the human can start with the pie instead of the fixed setup. */
+function pieWaits() {
+  return game.game === "dotdash" && !game.start && pieVsComputer() && isComputer(currentSides()[0]);
+}
 
 function participantLabel(i) {
   const who = settings.sides[i];
@@ -83,7 +101,7 @@ function seriesKey() {
 }
 
 // -- messages -------------------------------------------------------------------------------
-function showMessage(text, kind = "warn") {
+function showMessage(text, kind = "warn", ms = 5000) {
   const box = $("message");
   clearTimeout(messageTimer);
   if (!text) {
@@ -93,7 +111,7 @@ function showMessage(text, kind = "warn") {
   box.textContent = text;
   box.className = `message ${kind}`;
   box.hidden = false;
-  messageTimer = setTimeout(() => (box.hidden = true), 5000);
+  messageTimer = setTimeout(() => (box.hidden = true), ms);
 }
 
 function toast(text) {
@@ -255,14 +273,46 @@ function startFresh() {
   seed = newSeed();
   recorded = false;
   forced = null;
-  paused = false;
+  paused = pieWaits();
   analysis = null;
   refresh();
 }
 
-/** A game from a chosen start (the Dot Dash pie setup); the chooser (side B) gets its colour. */
-function setupStart(start, chooserColour) {
+/** Seat the human on `humanColour` and the computer on the other colour (after the pie): the
+ * settings' sides change, and the series record follows its two participants. */
+function seatAfterPie(humanColour) {
+  const old = [...settings.sides];
+  const level = computerLevel();
+  const inSeries = series.key === seriesKey();
+  settings.sides = humanColour === 0 ? ["human", level] : [level, "human"];
+  swapped = false;
+  saveSettings();
+  if (catalogue) fillSetup();
+  if (inSeries) {
+    const flip = old[0] !== settings.sides[0];
+    series = { ...series, key: seriesKey(), a: flip ? series.b : series.a, b: flip ? series.a : series.b };
+  }
+}
+
+/** A colour's name inside a sentence. */
+function colourWord(p) {
+  const names = state ? state.players : ["red", "blue"];
+  const word = t(`colour.${names[p]}`);
+  return getLang() === "en" ? word.toLowerCase() : word;
+}
+
+/** A game from a chosen start (the Dot Dash pie setup). Two humans: the chooser (side B) gets
+ * its colour. Against the computer, `chooser` ("human" or "computer") took `chooserColour`
+ * and the players are seated from that. */
+function setupStart(start, chooserColour, chooser = null) {
   cancel();
+  pieNote = null;
+  if (chooser) {
+    const human = chooser === "human" ? chooserColour : 1 - chooserColour;
+    seatAfterPie(human);
+    pieNote = { chooser, human };
+  } else swapped = chooserColour === 0;
+  const said = pieText();
   game.start = start;
   game.moves = [];
   game.redo = [];
@@ -272,8 +322,31 @@ function setupStart(start, chooserColour) {
   forced = null;
   paused = false;
   analysis = null;
-  showMessage(null);
+  if (said) showMessage(said, "info", 15000);
+  else showMessage(null);
   refresh();
+}
+
+/** What the computer did in the pie, in the current language (null if nothing to say). */
+function pieText() {
+  if (!pieNote) return null;
+  const { chooser, human } = pieNote;
+  return chooser === "human"
+    ? t("dd.youChose", { colour: colourWord(human), other: colourWord(1 - human) })
+    : t("dd.computerChose", { colour: colourWord(1 - human), other: colourWord(human) });
+}
+
+/** The computer places the pie stones; resolves to the setup text. */
+async function piePlace() {
+  const res = await api.pie(game, "place", null, computerLevel(), seed);
+  return res.setup;
+}
+
+/** The computer chooses a colour for the human's setup; the game then starts from it. */
+async function pieChoose(setup) {
+  const token = gen;
+  const res = await api.pie(game, "choose", setup, computerLevel(), seed);
+  if (token === gen) setupStart(res.setup, res.colour, "computer");
 }
 
 function humanMove(move) {
@@ -440,6 +513,14 @@ function renderBoard() {
       onMove: humanMove,
       onIllegal: (m) => showMessage(m, "warn"),
       onSetup: setupStart,
+      onPieBegin: () => {
+        cancel();
+        paused = true;
+        renderStatus();
+      },
+      onPiePlace: piePlace,
+      onPieChoose: pieChoose,
+      onError: (err) => showMessage(errorText(err), "error"),
       canAct,
     });
     boardGame = state.game;
@@ -450,6 +531,7 @@ function renderBoard() {
     lastMove: state.moves.length ? state.moves[state.moves.length - 1] : null,
     evals: evalsMap(),
     interactive: !state.result && !isComputer(who),
+    pie: pieMode(),
   });
 }
 
@@ -475,7 +557,10 @@ function renderStatus() {
   const who = sideLabel(p);
   let line = t("status.toMove", { colour: colourName(p), who });
   if (thinking) line = t("status.thinking", { colour: colourName(p), who });
-  else if (paused && isComputer(currentSides()[p])) line += ` · ${t("status.paused")}`;
+  else if (paused && isComputer(currentSides()[p])) {
+    line += ` · ${t("status.paused")}`;
+    if (pieMode() === "computer") line += ` · ${t("status.pieOffer")}`;
+  }
   text.textContent = line;
 }
 
@@ -922,6 +1007,9 @@ function wire() {
   onLangChange(() => {
     if (catalogue) fillSetup();
     render();
+    if (pieNote && !$("message").hidden && $("message").classList.contains("info")) {
+      $("message").textContent = pieText();
+    }
     if (board) board.redraw();
     if ($("help-dialog").open) $("help-body").innerHTML = helpHtml(getLang());
   });

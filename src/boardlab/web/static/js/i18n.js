@@ -131,6 +131,16 @@ const en = {
   "dd.setup2": "The other player now chooses a colour. The single stone's owner moves first.",
   "dd.choose": "Take {colour}",
   "dd.cancel": "Cancel",
+  "dd.pieTitle": "Pie setup against the computer",
+  "dd.whoPlaces": "One player places three stones (one of one colour, two of the other); the other chooses a colour. The single stone's owner moves first. Who places?",
+  "dd.placeMe": "I place, the computer chooses",
+  "dd.placeComputer": "The computer places, I choose",
+  "dd.piePlacing": "The computer is placing three stones…",
+  "dd.pieChoosing": "The computer is choosing a colour…",
+  "dd.computerPlaced": "The computer placed red on {red} and blue on {blue}; {first} holds the single stone and moves first. Choose your colour.",
+  "dd.computerChose": "The computer chooses {colour}; you play {other}.",
+  "dd.youChose": "You chose {colour}; the computer plays {other}.",
+  "status.pieOffer": "press Pie setup, or Continue to play the fixed setup",
   "error.link": "The link could not be loaded: {msg}",
 };
 
@@ -262,6 +272,16 @@ const ja = {
   "dd.setup2": "もう一人が色を選びます。1個だけの石の持ち主が先手です。",
   "dd.choose": "{colour}を取る",
   "dd.cancel": "やめる",
+  "dd.pieTitle": "コンピュータとのパイ・ルール",
+  "dd.whoPlaces": "一方が石を3個(一色を1個、もう一色を2個)置き、もう一方が色を選びます。1個だけの石の持ち主が先手です。石を置くのはどちらですか?",
+  "dd.placeMe": "自分が置き、コンピュータが選ぶ",
+  "dd.placeComputer": "コンピュータが置き、自分が選ぶ",
+  "dd.piePlacing": "コンピュータが石を3個置いています…",
+  "dd.pieChoosing": "コンピュータが色を選んでいます…",
+  "dd.computerPlaced": "コンピュータは赤を{red}、青を{blue}に置きました。1個だけの{first}が先手です。色を選んでください。",
+  "dd.computerChose": "コンピュータは{colour}を選びました。あなたは{other}です。",
+  "dd.youChose": "あなたは{colour}を選びました。コンピュータは{other}です。",
+  "status.pieOffer": "「パイ・ルールで配置」を押すか、「再開」で固定配置から始めてください",
   "error.link": "リンクを読み込めませんでした: {msg}",
 };
 

@@ -1,7 +1,9 @@
 // Dot Dash board: points with red and blue stones, five-in-a-rows drawn as lines, scores and
-// reserves, and the pie setup as a two-step dialogue (place three stones, then choose).
+// reserves, and the pie setup as a two-step dialogue (place three stones, then choose). Against
+// the computer the human first says who places: the computer then chooses or places through
+// the handlers `onPieChoose(setup)` and `onPiePlace()` (promises), which the app answers.
 
-import { t } from "../i18n.js";
+import { getLang, t } from "../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLS = "ABCDEFGHIJKLMNOPQRS";
@@ -74,7 +76,7 @@ export function createDotDashBoard(host, handlers) {
   let view = null;
   let pos = null;
   let selected = null;
-  let setup = null; // pie dialogue: {step, single, placed: [[point, colour]]}
+  let setup = null; // pie dialogue: {placed: [[point, colour]], vs: "humans"|"computer", busy}
 
   const legal = () => new Set(view && view.interactive && !setup ? view.state.legal_moves : []);
   const colourOf = (letter) => (letter === "R" ? "red" : "blue");
@@ -94,7 +96,7 @@ export function createDotDashBoard(host, handlers) {
         limit > 0 ? t("dd.reserve", { n: Math.max(0, limit - on) }) : t("dd.unlimited");
       info.appendChild(box);
     }
-    if (view.interactive) {
+    if (view.pie && !setup) {
       const b = document.createElement("button");
       b.type = "button";
       b.id = "pie-setup";
@@ -203,33 +205,144 @@ export function createDotDashBoard(host, handlers) {
 
   // -- pie setup: step 1 place one stone of one colour and two of the other; step 2 choose --
   function startSetup() {
+    if (view.pie === "computer") {
+      handlers.onPieBegin();
+      askPlacer();
+      return;
+    }
     const blocked = handlers.canAct();
     if (blocked) {
       handlers.onIllegal(blocked);
       return;
     }
-    setup = { placed: [] };
+    beginPlacing("humans");
+  }
+
+  function beginPlacing(vs) {
+    setup = { placed: [], vs, busy: false };
     selected = null;
     handlers.onIllegal(t("dd.setup1"));
+    drawInfo();
     draw();
   }
 
+  /** A small modal dialog with a title, a line of text and buttons [[key, label, action]]. */
+  function modal(id, title, text, buttons) {
+    const dlg = document.createElement("dialog");
+    dlg.className = "dialog";
+    dlg.id = id;
+    dlg.innerHTML = '<h2></h2><p></p><div class="row-buttons"></div>';
+    dlg.querySelector("h2").textContent = title;
+    dlg.querySelector("p").textContent = text;
+    const row = dlg.querySelector(".row-buttons");
+    for (const [data, label, action, primary] of buttons) {
+      const b = document.createElement("button");
+      b.type = "button";
+      if (data) b.dataset[data[0]] = data[1];
+      if (primary) b.className = "primary";
+      b.textContent = label;
+      b.addEventListener("click", () => {
+        dlg.close();
+        dlg.remove();
+        action();
+      });
+      row.appendChild(b);
+    }
+    dlg.addEventListener("cancel", () => dlg.remove());
+    document.body.appendChild(dlg);
+    dlg.showModal();
+  }
+
+  function askPlacer() {
+    modal("pie-who", t("dd.pieTitle"), t("dd.whoPlaces"), [
+      [["placer", "me"], t("dd.placeMe"), () => beginPlacing("computer"), true],
+      [["placer", "computer"], t("dd.placeComputer"), computerPlaces, true],
+      [null, t("dd.cancel"), () => handlers.onIllegal(null), false],
+    ]);
+  }
+
+  async function computerPlaces() {
+    setup = { placed: [], vs: "computer", busy: true };
+    selected = null;
+    drawInfo();
+    draw();
+    handlers.onIllegal(t("dd.piePlacing"));
+    let text;
+    try {
+      text = await handlers.onPiePlace();
+    } catch (err) {
+      setup = null;
+      handlers.onError(err);
+      drawInfo();
+      draw();
+      return;
+    }
+    setup.placed = setupStones(text);
+    setup.busy = false;
+    handlers.onIllegal(null);
+    draw();
+    askChoice(text);
+  }
+
+  /** [[point, 'R'|'B']] from setup text such as `setup R:G7 B:G8,H7 r`. */
+  function setupStones(text) {
+    const out = [];
+    for (const tok of text.trim().split(/\s+/)) {
+      const m = tok.match(/^([RB]):(.+)$/i);
+      if (m) for (const p of m[2].split(",")) out.push([p.toUpperCase(), m[1].toUpperCase()]);
+    }
+    return out;
+  }
+
+  /** What the computer placed, in words, and who moves first. */
+  function placedLine(placed) {
+    const on = (letter) => placed.filter(([, c]) => c === letter).map(([q]) => q).join(", ");
+    const single = placed.filter(([, c]) => c === "R").length === 1 ? "red" : "blue";
+    const word = t(`colour.${single}`);
+    return t("dd.computerPlaced", { red: on("R"), blue: on("B"), first: getLang() === "en" ? word.toLowerCase() : word });
+  }
+
+  function setupText(placed) {
+    const reds = placed.filter(([, c]) => c === "R").map(([q]) => q);
+    const blues = placed.filter(([, c]) => c === "B").map(([q]) => q);
+    const first = reds.length === 1 ? "r" : "b";
+    return `setup R:${reds.join(",")} B:${blues.join(",")} ${first}`;
+  }
+
   function setupClick(p) {
+    if (setup.busy) return;
     const idx = setup.placed.findIndex(([q]) => q === p);
     if (idx >= 0) setup.placed.splice(idx, 1);
     else if (setup.placed.length < 3) setup.placed.push([p, setup.placed.length === 0 ? "R" : "B"]);
     draw();
-    if (setup.placed.length === 3) askChoice();
-    else handlers.onIllegal(t("dd.setup1"));
+    if (setup.placed.length < 3) handlers.onIllegal(t("dd.setup1"));
+    else if (setup.vs === "computer") computerChooses();
+    else askChoice();
   }
 
-  function askChoice() {
+  async function computerChooses() {
+    const text = setupText(setup.placed);
+    setup.busy = true;
+    handlers.onIllegal(t("dd.pieChoosing"));
+    try {
+      await handlers.onPieChoose(text);
+      setup = null;
+    } catch (err) {
+      // keep the stones so one can be moved, and say what was wrong
+      setup.busy = false;
+      handlers.onError(err);
+    }
+    drawInfo();
+    draw();
+  }
+
+  function askChoice(placedText = null) {
     const dlg = document.createElement("dialog");
     dlg.className = "dialog";
     dlg.id = "pie-dialog";
     dlg.innerHTML = '<h2></h2><p></p><div class="row-buttons"></div>';
     dlg.querySelector("h2").textContent = t("dd.setup2title");
-    dlg.querySelector("p").textContent = t("dd.setup2");
+    dlg.querySelector("p").textContent = placedText ? placedLine(setup.placed) : t("dd.setup2");
     const row = dlg.querySelector(".row-buttons");
     for (const letter of ["R", "B"]) {
       const b = document.createElement("button");
@@ -245,6 +358,10 @@ export function createDotDashBoard(host, handlers) {
     cancel.textContent = t("dd.cancel");
     cancel.addEventListener("click", () => finish(null));
     row.appendChild(cancel);
+    dlg.addEventListener("cancel", (ev) => {
+      ev.preventDefault();
+      finish(null);
+    });
     document.body.appendChild(dlg);
     dlg.showModal();
 
@@ -252,16 +369,16 @@ export function createDotDashBoard(host, handlers) {
       dlg.close();
       dlg.remove();
       const placed = setup.placed;
+      const vs = setup.vs;
       setup = null;
       if (!letter) {
         handlers.onIllegal(null);
+        drawInfo();
         draw();
         return;
       }
-      const reds = placed.filter(([, c]) => c === "R").map(([q]) => q);
-      const blues = placed.filter(([, c]) => c === "B").map(([q]) => q);
-      const first = reds.length === 1 ? "r" : "b";
-      handlers.onSetup(`setup R:${reds.join(",")} B:${blues.join(",")} ${first}`, letter === "R" ? 0 : 1);
+      // against the computer the human is the chooser here; two humans: side B chooses
+      handlers.onSetup(placedText || setupText(placed), letter === "R" ? 0 : 1, vs === "computer" ? "human" : null);
     }
   }
 
