@@ -82,3 +82,8 @@ def test_positions_are_immutable_and_hashable() -> None:
     with pytest.raises(AttributeError):
         pos.first = 0  # type: ignore[misc]
     assert len({pos, make_rules("dodgem", "classic", 4).start()}) == 1
+
+
+def test_a_rank_with_too_many_squares_is_refused() -> None:
+    with pytest.raises(NotationError, match="rank 3 of .* has 4 squares, not 3"):
+        parse_position("B2R/B2/1RR b")

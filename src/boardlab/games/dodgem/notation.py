@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from boardlab.core.boardtext import BoardWords, format_rows, parse_rows
 from boardlab.core.errors import NotationError
 
 FILES = "abcdefgh"
 MIN_SIZE, MAX_SIZE = 3, 8
+_WORDS = BoardWords("Dodgem", "rank", "squares", "cars")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -129,22 +131,14 @@ class DodgemPosition:
         return None
 
     def __str__(self) -> str:
-        n, rows = self.size, []
-        for rank in range(n - 1, -1, -1):
-            row, empty = "", 0
-            for file in range(n):
-                i = rank * n + file
-                if (self.first | self.second) >> i & 1:
-                    if empty:
-                        row += str(empty)
-                        empty = 0
-                    row += self.letters[0] if self.first >> i & 1 else self.letters[1]
-                else:
-                    empty += 1
-            if empty:
-                row += str(empty)
-            rows.append(row)
-        return "/".join(rows) + " " + self.letters[self.to_move].lower()
+        n, first, second = self.size, self.first, self.second
+
+        def owner(file: int, rank: int) -> int | None:
+            i = rank * n + file
+            return 0 if first >> i & 1 else 1 if second >> i & 1 else None
+
+        board = format_rows(n, owner, self.letters)
+        return f"{board} {self.letters[self.to_move].lower()}"
 
     def __repr__(self) -> str:
         return f"<DodgemPosition {self}>"
@@ -162,33 +156,13 @@ def parse_position(text: str, letters: str = "BR") -> DodgemPosition:
     board, side = parts[0].upper(), parts[1].upper()
     if side not in letters or len(side) != 1:
         raise NotationError(f"side to move must be {letters[0].lower()} or {letters[1].lower()}")
-    ranks = board.split("/")
-    n = len(ranks)
-    if not MIN_SIZE <= n <= MAX_SIZE:
-        raise NotationError(f"a Dodgem board has 3 to 8 ranks, not {n}")
+    n, pieces = parse_rows(board, letters, (MIN_SIZE, MAX_SIZE), _WORDS, t)
     first = second = 0
-    for row_no, row in enumerate(ranks):
-        rank = n - 1 - row_no
-        file = 0
-        for token in re.findall(r"\d+|.", row):
-            if token.isdigit():
-                file += int(token)
-                continue
-            if token not in letters:
-                raise NotationError(
-                    f"unexpected {token!r} in rank {rank + 1}: "
-                    f"cars are {letters[0]} and {letters[1]}"
-                )
-            if file >= n:
-                break
-            bit = 1 << (rank * n + file)
-            if token == letters[0]:
-                first |= bit
-            else:
-                second |= bit
-            file += 1
-        if file != n:
-            raise NotationError(f"rank {rank + 1} of {t!r} has {file} squares, not {n}")
+    for file, rank, player in pieces:
+        if player == 0:
+            first |= 1 << (rank * n + file)
+        else:
+            second |= 1 << (rank * n + file)
     for player, mask in ((0, first), (1, second)):
         if mask.bit_count() > n - 1:
             raise NotationError(

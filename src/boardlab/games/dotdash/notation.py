@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from boardlab.core.boardtext import BoardWords, format_rows, parse_rows
 from boardlab.core.errors import NotationError
 
 COLUMNS = "ABCDEFGHIJKLMNOPQRS"  # the letter I is used
 LETTERS = "RB"  # red is player 0, blue player 1
 MIN_SIZE, MAX_SIZE = 7, 19
+_WORDS = BoardWords("Dot Dash", "row", "points", "stones")
 
 _POINT = r"([a-sA-S])(\d{1,2})"
 
@@ -139,22 +141,14 @@ class DotDashPosition:
         return None
 
     def __str__(self) -> str:
-        n, rows = self.size, []
-        for rank in range(n - 1, -1, -1):
-            row, empty = "", 0
-            for file in range(n):
-                i = rank * (n + 1) + file
-                if (self.red | self.blue) >> i & 1:
-                    if empty:
-                        row += str(empty)
-                        empty = 0
-                    row += "R" if self.red >> i & 1 else "B"
-                else:
-                    empty += 1
-            if empty:
-                row += str(empty)
-            rows.append(row)
-        return "/".join(rows) + " " + LETTERS[self.to_move].lower()
+        n, red, blue = self.size, self.red, self.blue
+
+        def owner(file: int, rank: int) -> int | None:
+            i = rank * (n + 1) + file
+            return 0 if red >> i & 1 else 1 if blue >> i & 1 else None
+
+        board = format_rows(n, owner, LETTERS)
+        return f"{board} {LETTERS[self.to_move].lower()}"
 
     def __repr__(self) -> str:
         return f"<DotDashPosition {self}>"
@@ -186,31 +180,14 @@ def parse_board(text: str) -> DotDashPosition:
             f"{t!r} is not a Dot Dash position "
             "(expected rows and the side to move, e.g. '7/7/... r')"
         )
-    rows = parts[0].upper().split("/")
-    n = len(rows)
-    if not MIN_SIZE <= n <= MAX_SIZE:
-        raise NotationError(f"a Dot Dash board has 7 to 19 rows, not {n}")
+    n, pieces = parse_rows(parts[0], LETTERS, (MIN_SIZE, MAX_SIZE), _WORDS, t)
     red = blue = 0
-    for row_no, row in enumerate(rows):
-        rank = n - 1 - row_no
-        file = 0
-        for token in re.findall(r"\d+|.", row):
-            if token.isdigit():
-                file += int(token)
-                continue
-            if token not in LETTERS:
-                raise NotationError(f"unexpected {token!r} in row {rank + 1}: stones are R and B")
-            if file >= n:
-                file += 1
-                break
-            bit = 1 << (rank * (n + 1) + file)
-            if token == "R":
-                red |= bit
-            else:
-                blue |= bit
-            file += 1
-        if file != n:
-            raise NotationError(f"row {rank + 1} of {t!r} has {file} points, not {n}")
+    for file, rank, player in pieces:
+        bit = 1 << (rank * (n + 1) + file)
+        if player == 0:
+            red |= bit
+        else:
+            blue |= bit
     return DotDashPosition(n, red, blue, _side(parts[1]))
 
 
