@@ -85,5 +85,5 @@ def test_positions_are_immutable_and_hashable() -> None:
 
 
 def test_a_rank_with_too_many_squares_is_refused() -> None:
-    with pytest.raises(NotationError, match="rank 3 of .* has 4 squares, not 3"):
+    with pytest.raises(NotationError, match=r"rank 3 of .* has 4 squares, not 3"):
         parse_position("B2R/B2/1RR b")
