@@ -174,30 +174,38 @@ function scheduleComputer(token) {
   timer = setTimeout(() => computerMove(token), delay);
 }
 
-async function computerMove(token) {
-  if (token !== gen || !state || state.result) return;
-  const mover = state.to_move;
-  const level = currentSides()[mover];
+// Sends a computer request with the board locked. A missing table is waited for (then the
+// computer is asked again); any other error pauses the game with its message. Returns the
+// answer, or null when the request failed or the game changed meanwhile.
+async function computerRequest(token, request) {
   thinking = true;
   renderStatus();
   let res;
   try {
-    res = await api.move(game, level, seed);
+    res = await request();
   } catch (err) {
     thinking = false;
-    if (token !== gen) return;
+    if (token !== gen) return null;
     if (err.kind === "MissingTableError") {
       await waitForTable(token);
       if (token === gen) scheduleComputer(token);
-      return;
+      return null;
     }
     paused = true;
     showMessage(errorText(err), "error");
     render();
-    return;
+    return null;
   }
   thinking = false;
-  if (token !== gen) return;
+  return token === gen ? res : null;
+}
+
+async function computerMove(token) {
+  if (token !== gen || !state || state.result) return;
+  const mover = state.to_move;
+  const level = currentSides()[mover];
+  const res = await computerRequest(token, () => api.move(game, level, seed));
+  if (!res) return;
   game.redo = [];
   forced = res.forced && res.forced.winner === mover ? { ...res.forced, computer: true } : null;
   setState(res.state);
@@ -206,26 +214,8 @@ async function computerMove(token) {
 
 async function instantGame(token) {
   if (token !== gen || !state || state.result) return;
-  thinking = true;
-  renderStatus();
-  let res;
-  try {
-    res = await api.playout(game, currentSides(), seed);
-  } catch (err) {
-    thinking = false;
-    if (token !== gen) return;
-    if (err.kind === "MissingTableError") {
-      await waitForTable(token);
-      if (token === gen) scheduleComputer(token);
-      return;
-    }
-    paused = true;
-    showMessage(errorText(err), "error");
-    render();
-    return;
-  }
-  thinking = false;
-  if (token !== gen) return;
+  const res = await computerRequest(token, () => api.playout(game, currentSides(), seed));
+  if (!res) return;
   game.redo = [];
   forced = null;
   setState(res.state);
