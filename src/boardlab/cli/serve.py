@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if args.tables is not None:
         # the computer players find tables through the same setting
         os.environ["BOARDLAB_TABLES"] = str(args.tables)
-    app = create_app(tables=args.tables)
+    app = create_app(tables=args.tables, warm=True)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     url = f"http://{shown}:{args.port}/"
     console.print(f"BoardLab at [bold]{url}[/] (Ctrl-C to stop)")

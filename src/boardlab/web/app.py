@@ -14,6 +14,7 @@ from boardlab.core.errors import BoardLabError, MissingTableError, UnknownGameEr
 from boardlab.core.registry import games
 from boardlab.web.routes import router
 from boardlab.web.service import Service
+from boardlab.web.warmup import start_warm_up
 
 STATIC = Path(__file__).parent / "static"
 
@@ -30,8 +31,9 @@ def _validation_message(exc: RequestValidationError) -> str:
     return _one_line("; ".join(parts)) or "invalid request"
 
 
-def create_app(tables: Path | None = None) -> FastAPI:
-    """A new app; `tables` is the tablebase folder (None: the solver's default)."""
+def create_app(tables: Path | None = None, warm: bool = False) -> FastAPI:
+    """A new app; `tables` is the tablebase folder (None: the solver's default); `warm`
+    loads the computer players' kernels in the background (`boardlab serve` does)."""
     app = FastAPI(
         title="BoardLab",
         version=__version__,
@@ -41,6 +43,8 @@ def create_app(tables: Path | None = None) -> FastAPI:
     # could otherwise race on the registry's lazy loading.
     games()
     app.state.service = Service(tables)
+    if warm:
+        start_warm_up(app.state.service)
     app.include_router(router)
 
     @app.exception_handler(BoardLabError)

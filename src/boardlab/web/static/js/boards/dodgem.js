@@ -1,10 +1,12 @@
+// @ts-check
 // Dodgem board: SVG, mouse, touch and keyboard. The renderer knows the geometry of the
 // variant so it can explain an illegal attempt; the server's legal move list is the truth.
 
 import { t } from "../i18n.js";
+import { moveEnds, parsePosition as readPosition, parseSquare, squareName } from "../position.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const FILES = "abcdefgh";
+const FILES = "abcdefghijklmnopqrs";
 const CELL = 100;
 const STRIP = 52;
 const LABEL = 30;
@@ -13,42 +15,19 @@ export const COLOURS = { blue: "#2f6fdf", red: "#e0483e", green: "#1f9d63" };
 const ANGLE = { east: 0, north: -90, south: 90, west: 180 };
 const DIRS = { "1,0": "east", "-1,0": "west", "0,1": "north", "0,-1": "south" };
 
-/** Forward and sideways steps and the exit edge of both players in a variant. */
-export function geometry(variant) {
-  if (variant === "piecepack") {
-    return [
-      { steps: [[0, 1], [-1, 0], [1, 0]], exit: "north" },
-      { steps: [[0, -1], [-1, 0], [1, 0]], exit: "south" },
-    ];
-  }
-  return [
-    { steps: [[1, 0], [0, 1], [0, -1]], exit: "east" },
-    { steps: [[0, 1], [-1, 0], [1, 0]], exit: "north" },
-  ];
+export { squareName };
+
+/** Whether moves should glide (off when the user prefers reduced motion). */
+export function motionOK() {
+  return !(typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
-export const squareName = (f, r) => `${FILES[f]}${r + 1}`;
-const parseSquare = (s) => [FILES.indexOf(s[0]), Number(s.slice(1)) - 1];
-
-/** Cars by square ('a2' -> 0 or 1) and the side to move, from canonical position text. */
-export function parsePosition(text, players) {
-  const letters = players.map((p) => p[0].toUpperCase());
-  const [board, side] = text.trim().split(/\s+/);
-  const ranks = board.split("/");
-  const n = ranks.length;
-  const cars = new Map();
-  ranks.forEach((row, i) => {
-    const rank = n - 1 - i;
-    let file = 0;
-    for (const tok of row.match(/\d+|./g) || []) {
-      if (/\d/.test(tok)) file += Number(tok);
-      else {
-        cars.set(squareName(file, rank), letters.indexOf(tok.toUpperCase()));
-        file += 1;
-      }
-    }
-  });
-  return { n, cars, toMove: letters.indexOf(side.toUpperCase()) };
+/**
+ * Steps and exit edge of both players, from the facts the server sends with the state.
+ * @param {{steps: number[][][], exits: string[]}} facts
+ */
+function geometryOf(facts) {
+  return facts.steps.map((steps, p) => ({ steps, exit: facts.exits[p] }));
 }
 
 function el(name, attrs = {}, parent = null) {
@@ -85,9 +64,41 @@ export function createDodgemBoard(host, handlers) {
   let cursor = null;
   let lastClick = { sq: null, time: 0 };
   let keyboardUsed = false;
+  /** @type {string | null} the position drawn last, to animate the move that follows it */
+  let prevPosition = null;
+
+  /** Glide the car of `move` from its square (short; the next draw simply replaces it). */
+  function animate(move) {
+    const ends = moveEnds(move);
+    if (!ends || !motionOK()) return;
+    const L = layout();
+    const [sf, sr] = parseSquare(ends.from);
+    const [sx, sy] = xy(sf, sr, L);
+    const mover = view.lastMover;
+    const angle = ANGLE[geo()[mover].exit];
+    if (ends.off) {
+      const [ex, ey] = exitPlace(sf, sr, mover, L);
+      const ghost = el("g", { transform: `translate(${sx + CELL / 2},${sy + CELL / 2})`, class: "car-wrap ghost" }, svg);
+      const inner = el("g", {}, ghost);
+      carShape(inner, COLOURS[view.state.players[mover]], mover, angle);
+      inner.animate(
+        [{ transform: "translate(0px, 0px)", opacity: 1 }, { transform: `translate(${ex - sx - CELL / 2}px, ${ey - sy - CELL / 2}px)`, opacity: 0 }],
+        { duration: 280, easing: "ease-in", fill: "forwards" },
+      );
+      return;
+    }
+    const car = svg.querySelector(`[data-car="${ends.to}"] > g`);
+    if (!car) return;
+    const [tf, tr] = parseSquare(/** @type {string} */ (ends.to));
+    const [tx, ty] = xy(tf, tr, L);
+    car.animate(
+      [{ transform: `translate(${sx - tx}px, ${sy - ty}px) rotate(${angle}deg)` }, { transform: `translate(0px, 0px) rotate(${angle}deg)` }],
+      { duration: 180, easing: "ease-out" },
+    );
+  }
 
   const legal = () => new Set(view && view.interactive ? view.state.legal_moves : []);
-  const geo = () => geometry(view.state.variant);
+  const geo = () => geometryOf(view.state.facts);
   const playerName = (p) => t(`colour.${view.state.players[p]}`);
 
   function layout() {
@@ -106,7 +117,7 @@ export function createDodgemBoard(host, handlers) {
   }
 
   function explainStep(player) {
-    const g = geometry(view.state.variant)[player];
+    const g = geo()[player];
     const words = g.steps.map((s) => t(`dir.${DIRS[s.join(",")]}`));
     return t("illegal.step", { colour: playerName(player), fwd: words[0], a: words[1], b: words[2] });
   }
@@ -187,11 +198,20 @@ export function createDodgemBoard(host, handlers) {
       const rt = el("text", { x: L.left - 17, y: y + CELL / 2 + 6, class: "coord" }, svg);
       rt.textContent = String(i + 1);
     }
-    if (last && last.endsWith("-off")) {
-      const [sf, sr] = parseSquare(last.split("-")[0]);
-      const mover = 1 - pos.toMove;
-      const [ex, ey] = exitPlace(sf, sr, mover, L);
-      el("circle", { cx: ex, cy: ey, r: 18, class: "last-exit" }, svg);
+    const ends = moveEnds(last);
+    if (ends) {
+      const [sf, sr] = parseSquare(ends.from);
+      const [sx, sy] = xy(sf, sr, L);
+      let tx, ty;
+      if (ends.off) {
+        [tx, ty] = exitPlace(sf, sr, view.lastMover, L);
+        el("circle", { cx: tx, cy: ty, r: 16, class: "last-exit" }, svg);
+      } else {
+        const [tf, tr] = parseSquare(/** @type {string} */ (ends.to));
+        const [bx, by] = xy(tf, tr, L);
+        [tx, ty] = [bx + CELL / 2, by + CELL / 2];
+      }
+      el("line", { x1: sx + CELL / 2, y1: sy + CELL / 2, x2: tx, y2: ty, class: `last-trace${ends.off ? " off" : ""}` }, svg);
     }
 
     const moves = legal();
@@ -230,8 +250,14 @@ export function createDodgemBoard(host, handlers) {
           el("circle", { cx, cy, r: ev ? 22 : 15, class: cls, "pointer-events": "none" }, svg);
         }
         if (ev && ev.remoteness !== null && ev.remoteness !== undefined) {
-          const txt = el("text", { x: cx, y: cy + 6, class: "rem", "pointer-events": "none" }, svg);
-          txt.textContent = String(ev.remoteness);
+          if (b === "off") {
+            // beside the arrow, never on it
+            const g = el("g", { class: "rem-badge", "pointer-events": "none" }, svg);
+            el("circle", { cx: cx + 19, cy: cy - 19, r: 13, class: `rem-bg v-${ev.value}` }, g);
+            el("text", { x: cx + 19, y: cy - 14, class: "rem tiny" }, g).textContent = String(ev.remoteness);
+          } else {
+            el("text", { x: cx, y: cy + 7, class: "rem", "pointer-events": "none" }, svg).textContent = String(ev.remoteness);
+          }
         }
       }
     }
@@ -363,11 +389,17 @@ export function createDodgemBoard(host, handlers) {
     update(next) {
       const samePos = view && view.state.position === next.state.position;
       view = next;
-      pos = parsePosition(next.state.position, next.state.players);
+      const read = readPosition(next.state.position, next.state.players);
+      pos = { n: read.n, cars: read.pieces, toMove: read.toMove };
       if (!samePos || !next.interactive) selected = null;
       if (!samePos) lastClick = { sq: null, time: 0 };
       if (selected && pos.cars.get(selected) !== pos.toMove) selected = null;
       draw();
+      const positions = next.state.positions || [];
+      if (prevPosition && !next.preview && positions.length >= 2 && positions[positions.length - 2] === prevPosition) {
+        animate(next.lastMove);
+      }
+      prevPosition = next.preview ? null : next.state.position;
     },
     redraw() {
       if (view) draw();

@@ -1,17 +1,18 @@
+// @ts-check
 // Dot Dash board: points with red and blue stones, five-in-a-rows drawn as lines, scores and
 // reserves, and the pie setup as a two-step dialogue (place three stones, then choose). Against
 // the computer the human first says who places: the computer then chooses or places through
 // the handlers `onPieChoose(setup)` and `onPiePlace()` (promises), which the app answers.
 
 import { getLang, t } from "../i18n.js";
+import { moveEnds } from "../position.js";
+import { motionOK } from "./dodgem.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLS = "ABCDEFGHIJKLMNOPQRS";
 const GAP = 60;
-const PAD = 62;
+const PAD = 50;
 const COLOURS = { red: "#e0483e", blue: "#2f6fdf" };
-const DIRS = [[1, 0], [0, 1], [1, 1], [1, -1]];
-const RESERVE = 60;
 
 export const pointName = (c, r) => `${COLS[c]}${r + 1}`;
 const parsePoint = (s) => [COLS.indexOf(s[0].toUpperCase()), Number(s.slice(1)) - 1];
@@ -36,31 +37,6 @@ export function parsePosition(text) {
   return { n, stones, toMove: side.toLowerCase() === "r" ? "R" : "B" };
 }
 
-/** Maximal runs of five or more stones of one colour: [{colour, from:[c,r], to:[c,r], len}]. */
-export function fiveRuns(pos) {
-  const runs = [];
-  const at = (c, r) => (c >= 0 && r >= 0 && c < pos.n && r < pos.n ? pos.stones.get(pointName(c, r)) : undefined);
-  for (const [dc, dr] of DIRS) {
-    for (let c = 0; c < pos.n; c++) {
-      for (let r = 0; r < pos.n; r++) {
-        const colour = at(c, r);
-        if (!colour || at(c - dc, r - dr) === colour) continue;
-        let len = 1;
-        while (at(c + dc * len, r + dr * len) === colour) len += 1;
-        if (len >= 5) runs.push({ colour, from: [c, r], to: [c + dc * (len - 1), r + dr * (len - 1)], len });
-      }
-    }
-  }
-  return runs;
-}
-
-/** Five-in-a-rows a colour scores: floor((L-1)/4) per maximal run of length L >= 5. */
-export function fives(pos, colour) {
-  return fiveRuns(pos)
-    .filter((run) => run.colour === colour)
-    .reduce((sum, run) => sum + Math.floor((run.len - 1) / 4), 0);
-}
-
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -77,6 +53,26 @@ export function createDotDashBoard(host, handlers) {
   let pos = null;
   let selected = null;
   let setup = null; // pie dialogue: {placed: [[point, colour]], vs: "humans"|"computer", busy}
+  /** @type {string | null} */
+  let prevPosition = null;
+
+  /** Slide the stone of `move` from its start; the dropped stones fade in behind it. */
+  function animate(move) {
+    const ends = moveEnds(move);
+    if (!ends || !ends.to || !motionOK()) return;
+    const [c0, r0] = parsePoint(ends.from);
+    const [c1, r1] = parsePoint(ends.to);
+    const [x0, y0] = xy(c0, r0);
+    const [x1, y1] = xy(c1, r1);
+    const stone = svg.querySelector(`[data-stone="${ends.to.toUpperCase()}"]`);
+    if (stone) stone.animate([{ transform: `translate(${x0 - x1}px, ${y0 - y1}px)` }, { transform: "translate(0px, 0px)" }], { duration: 220, easing: "ease-out" });
+    const dc = Math.sign(c1 - c0);
+    const dr = Math.sign(r1 - r0);
+    for (const k of [1, 2]) {
+      const drop = svg.querySelector(`[data-stone="${pointName(c1 - dc * k, r1 - dr * k)}"]`);
+      if (drop) drop.animate([{ opacity: 0 }, { opacity: 0 }, { opacity: 1 }], { duration: 320 });
+    }
+  }
 
   const legal = () => new Set(view && view.interactive && !setup ? view.state.legal_moves : []);
   const colourOf = (letter) => (letter === "R" ? "red" : "blue");
@@ -85,15 +81,16 @@ export function createDotDashBoard(host, handlers) {
   function drawInfo() {
     info.replaceChildren();
     for (const letter of ["R", "B"]) {
-      const on = [...pos.stones.values()].filter((s) => s === letter).length;
       const box = document.createElement("div");
       box.className = `dd-side c-${colourOf(letter)}${pos.toMove === letter ? " to-move" : ""}`;
       box.innerHTML = '<span class="stone"></span><span class="name"></span><span class="score"></span><span class="reserve"></span>';
       box.querySelector(".name").textContent = t(`colour.${colourOf(letter)}`);
-      box.querySelector(".score").textContent = t("dd.fives", { n: fives(pos, letter) });
-      const limit = Number(view.state.options?.reserve ?? RESERVE);
+      const idx = letter === "R" ? 0 : 1;
+      const facts = view.state.facts || {};
+      box.querySelector(".score").textContent = t("dd.fives", { n: facts.fives ? facts.fives[idx] : 0 });
+      const left = facts.reserves ? facts.reserves[idx] : null;
       box.querySelector(".reserve").textContent =
-        limit > 0 ? t("dd.reserve", { n: Math.max(0, limit - on) }) : t("dd.unlimited");
+        left === null || left === undefined ? t("dd.unlimited") : t("dd.reserve", { n: Math.max(0, left) });
       info.appendChild(box);
     }
     if (view.pie && !setup) {
@@ -120,22 +117,24 @@ export function createDotDashBoard(host, handlers) {
       const [cx, cy0] = xy(i, 0);
       const [, cy1] = xy(i, n - 1);
       el("line", { x1: cx, y1: cy0, x2: cx, y2: cy1, class: "dd-grid" }, svg);
-      el("text", { x: cx, y: size - 16, class: "coord" }, svg).textContent = COLS[i];
-      el("text", { x: 24, y: y0 + 6, class: "coord" }, svg).textContent = String(i + 1);
+      el("text", { x: cx, y: size - 12, class: "coord dd-coord" }, svg).textContent = COLS[i];
+      el("text", { x: 20, y: y0 + 9, class: "coord dd-coord" }, svg).textContent = String(i + 1);
     }
     // last move: from, to and the two dropped stones
-    const last = view.lastMove && !setup ? view.lastMove.toUpperCase().split(/[-X]/) : null;
-    if (last) {
-      for (const p of last) {
-        const [c, r] = parsePoint(p);
-        const [x, y] = xy(c, r);
-        el("circle", { cx: x, cy: y, r: 27, class: "dd-last" }, svg);
-      }
+    const ends = !setup ? moveEnds(view.lastMove) : null;
+    if (ends && ends.to) {
+      const [c0, r0] = parsePoint(ends.from);
+      const [c1, r1] = parsePoint(ends.to);
+      const [x0, y0] = xy(c0, r0);
+      const [x1, y1] = xy(c1, r1);
+      el("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: "dd-last-path" }, svg);
+      el("circle", { cx: x0, cy: y0, r: 12, class: "dd-last from" }, svg);
+      el("circle", { cx: x1, cy: y1, r: 28, class: "dd-last" }, svg);
     }
     for (let c = 0; c < n; c++) {
       for (let r = 0; r < n; r++) {
         const [x, y] = xy(c, r);
-        el("circle", { cx: x, cy: y, r: GAP / 2, class: "dd-hit", "data-pt": pointName(c, r) }, svg);
+        el("rect", { x: x - GAP / 2, y: y - GAP / 2, width: GAP, height: GAP, class: "dd-hit", "data-pt": pointName(c, r) }, svg);
       }
     }
     const stones = setup ? new Map(setup.placed) : pos.stones;
@@ -147,10 +146,10 @@ export function createDotDashBoard(host, handlers) {
       el("circle", { cx: x, cy: y, r: 23, fill: COLOURS[colourOf(letter)] }, g);
       el("circle", { cx: x - 7, cy: y - 8, r: 8, class: "shine" }, g);
     }
-    for (const run of setup ? [] : fiveRuns(pos)) {
-      const [x0, y0] = xy(...run.from);
-      const [x1, y1] = xy(...run.to);
-      el("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: `dd-five c-${colourOf(run.colour)}`, "pointer-events": "none" }, svg);
+    for (const line of setup ? [] : (view.state.facts?.lines || [])) {
+      const [x0, y0] = xy(...parsePoint(line.points[0]));
+      const [x1, y1] = xy(...parsePoint(line.points[line.points.length - 1]));
+      el("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: `dd-five c-${view.state.players[line.player]}`, "pointer-events": "none" }, svg);
     }
     if (selected) {
       const [c, r] = parsePoint(selected);
@@ -395,6 +394,11 @@ export function createDotDashBoard(host, handlers) {
       if (!samePos || !next.interactive) selected = null;
       drawInfo();
       draw();
+      const positions = next.state.positions || [];
+      if (prevPosition && !next.preview && positions.length >= 2 && positions[positions.length - 2] === prevPosition) {
+        animate(next.lastMove);
+      }
+      prevPosition = next.preview ? null : next.state.position;
     },
     redraw() {
       if (view) {
