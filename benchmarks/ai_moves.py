@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import header
 
 from boardlab.ai.base import make_player
-from boardlab.ai.forced import forced_result
+from boardlab.ai.dodgem.forced import forced_result
 from boardlab.ai.tables import open_table
 from boardlab.core.session import GameSession
 from boardlab.games.dodgem import rules_for

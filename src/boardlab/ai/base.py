@@ -68,7 +68,7 @@ def make_player(spec: str, rules: Rules[Any, Any]) -> Player:
         return RandomPlayer()
     if key in {"1", "2", "3", "4"}:
         try:
-            levels = importlib.import_module("boardlab.ai.levels")
+            levels = importlib.import_module("boardlab.ai.dodgem.levels")
         except ModuleNotFoundError:
             raise UnknownGameError("computer levels are not available") from None
         player: Player = levels.player_for_level(int(key), rules)

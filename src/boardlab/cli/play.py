@@ -66,7 +66,7 @@ def computer(spec: str, rules: AnyRules) -> Player | None:
 def default_computer_level() -> str:
     """Level 3 where computer levels exist, else the random player."""
     try:
-        importlib.import_module("boardlab.ai.levels")
+        importlib.import_module("boardlab.ai.dodgem.levels")
     except ImportError:
         return "random"
     return "3"
@@ -132,7 +132,7 @@ def pie_dialogue(
     if not any(humans):
         return rules.start()
     level = next(s for s in sides if s != "human")
-    agent = importlib.import_module("boardlab.ai.dotdash").pie_agent(
+    agent = importlib.import_module("boardlab.ai.dotdash.players").pie_agent(
         rules, random.Random(args.seed)
     )
     result = pie.run_pie(rules, ask, say, agent, "chooser")

@@ -55,7 +55,7 @@ def solver_module() -> ModuleType | None:
 
 def forced_module() -> ModuleType | None:
     """The forced-win finder if present, else None."""
-    mod = optional_module("boardlab.ai.forced")
+    mod = optional_module("boardlab.ai.dodgem.forced")
     return mod if mod is not None and hasattr(mod, "forced_result") else None
 
 
@@ -135,7 +135,7 @@ def catalogue() -> s.GamesOut:
                 variants=variants,
             )
         )
-    has_levels = optional_module("boardlab.ai.levels") is not None
+    has_levels = optional_module("boardlab.ai.dodgem.levels") is not None
     features = {
         "levels": has_levels,
         "forced": forced_module() is not None,
@@ -272,7 +272,7 @@ class Service:
     def pie(self, req: s.PieRequest) -> s.PieOut:
         """The computer's side of the Dot Dash pie: place a setup, or choose a colour for the
         given one (checked: three stones, one of one colour and two of the other)."""
-        from boardlab.ai.dotdash import pie_agent
+        from boardlab.ai.dotdash.players import pie_agent
         from boardlab.games.dotdash.pie import parse_colour, pie_position
         from boardlab.games.dotdash.rules import DotDashRules
 

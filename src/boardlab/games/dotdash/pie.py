@@ -7,7 +7,7 @@
 - `computer(request) -> str` answers for the computer, or None when both roles are human.
   It receives `"place"` and answers with setup text (`setup R:G7 B:G8,H7`), or receives
   `"choose <setup text>"` and answers `r` or `b`. `computer_role` says which role it plays.
-  (`boardlab.ai.dotdash.pie_agent` makes such a callable.)
+  (`boardlab.ai.dotdash.players.pie_agent` makes such a callable.)
 - Instead of a callable, `pie_setup` also takes the sides list of `boardlab play` (one entry
   per colour, `human` or a computer level). Colours are then fixed beforehand, so there is
   nothing to choose: two humans still run the dialogue, and a game with a computer starts

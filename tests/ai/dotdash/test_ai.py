@@ -7,7 +7,7 @@ import random
 import pytest
 
 from boardlab.ai.base import Limits
-from boardlab.ai.dotdash import pie_agent, player_for_level
+from boardlab.ai.dotdash.players import pie_agent, player_for_level
 from boardlab.core import GameSession, UnknownGameError, make_rules
 from boardlab.games.dotdash.pie import pie_position
 from boardlab.games.dotdash.rules import DotDashRules

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from boardlab.ai.base import Limits, Player, RandomPlayer
-from boardlab.ai.dotdash_search import QDEPTH, WIN, WINDOW, _order, search_root
+from boardlab.ai.dotdash.search import QDEPTH, WIN, WINDOW, _order, search_root
 from boardlab.core.errors import IllegalMoveError, UnknownGameError
 from boardlab.core.rules import Rules
 from boardlab.games.dotdash.kernel import (
@@ -181,7 +181,7 @@ def pie_agent(rules: DotDashRules, rng: random.Random, tries: int = 12) -> Calla
 
     def answer(request: str) -> str:
         if request.strip() == "place":
-            from boardlab.ai.dotdash_league import random_setup
+            from boardlab.ai.dotdash.league import random_setup
 
             options = [random_setup(rules, rng) for _ in range(tries)]
             best = min(options, key=lambda p: abs(mover_score(p)))

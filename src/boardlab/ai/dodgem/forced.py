@@ -12,7 +12,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from boardlab.ai.dodgem_search import FastBoard, SearchTimeout
+from boardlab.ai.dodgem.search import FastBoard, SearchTimeout
 from boardlab.ai.tables import probe_table
 from boardlab.core.outcome import Value
 from boardlab.core.rules import Rules

@@ -7,7 +7,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from boardlab.ai.base import Limits
-from boardlab.ai.dodgem_search import MATE_BOUND, FastBoard, Searcher
+from boardlab.ai.dodgem.search import MATE_BOUND, FastBoard, Searcher
 from boardlab.core.errors import IllegalMoveError, UnknownGameError
 from boardlab.core.rules import Rules
 from boardlab.games.dodgem.notation import DodgemMove, DodgemPosition

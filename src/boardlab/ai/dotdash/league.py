@@ -4,7 +4,7 @@ Each pair of games starts from one random pie setup (one stone of one colour and
 other on the central points; the single stone moves first) and is played twice with the sides
 swapped, so neither level profits from a lucky setup. Run:
 
-    python -m boardlab.ai.dotdash_league --a 2 --b 1 --games 100 --size 13 --seed 1
+    python -m boardlab.ai.dotdash.league --a 2 --b 1 --games 100 --size 13 --seed 1
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from boardlab.ai.base import Limits, Player
-from boardlab.ai.dotdash import player_for_level
+from boardlab.ai.dotdash.players import player_for_level
 from boardlab.ai.match import play_game
 from boardlab.games.dotdash.notation import DotDashPosition
 from boardlab.games.dotdash.rules import DotDashRules, rules_for

@@ -24,8 +24,8 @@ from functools import lru_cache
 from typing import Any
 
 from boardlab.ai.base import Limits
-from boardlab.ai.dodgem_search import MATE_BOUND, FastBoard, Searcher
-from boardlab.ai.players import SearchPlayer, _dodgem_args
+from boardlab.ai.dodgem.players import SearchPlayer, _dodgem_args
+from boardlab.ai.dodgem.search import MATE_BOUND, FastBoard, Searcher
 from boardlab.ai.tables import open_table
 from boardlab.core.outcome import Value
 from boardlab.core.rules import Rules

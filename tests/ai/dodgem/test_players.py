@@ -10,15 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardlab.ai.base import Limits, make_player
-from boardlab.ai.levels import player_for_level
+from boardlab.ai.dodgem.levels import player_for_level
+from boardlab.ai.dodgem.perfect import PerfectPlayer
+from boardlab.ai.dodgem.players import SearchPlayer
 from boardlab.ai.match import play_game, score
-from boardlab.ai.perfect import PerfectPlayer
-from boardlab.ai.players import SearchPlayer
 from boardlab.ai.tables import open_table
 from boardlab.core.errors import IllegalMoveError, UnknownGameError
 from boardlab.core.outcome import Value
 from boardlab.games.dodgem import DodgemPosition, DodgemRules, rules_for
-from tests.ai.helpers import VARIANTS, random_position, rules_of
+from tests.ai.dodgem.helpers import VARIANTS, random_position, rules_of
 
 
 @settings(max_examples=40, deadline=None)
@@ -75,7 +75,7 @@ def test_unknown_levels_are_refused() -> None:
 
 
 def test_dot_dash_levels_come_from_its_module() -> None:
-    pytest.importorskip("boardlab.ai.dotdash")
+    pytest.importorskip("boardlab.ai.dotdash.players")
     from boardlab.core.registry import make_rules
 
     pytest.importorskip("boardlab.games.dotdash")

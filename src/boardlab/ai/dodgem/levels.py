@@ -35,8 +35,8 @@ LEVEL4_TIME_CAP = 5.0
 def dodgem_player(level: int, size: int = 5) -> Player:
     """A Dodgem player of the given level for boards of `size` (players keep their own
     search tables)."""
-    from boardlab.ai.perfect import PerfectPlayer
-    from boardlab.ai.players import NoisySearchPlayer, SearchPlayer
+    from boardlab.ai.dodgem.perfect import PerfectPlayer
+    from boardlab.ai.dodgem.players import NoisySearchPlayer, SearchPlayer
 
     if level == 1:
         return NoisySearchPlayer("level 1", depth=2, noise=150.0, blunder=0.2)
@@ -60,7 +60,7 @@ def player_for_level(level: int, rules: Rules[Any, Any]) -> Player:
         raise UnknownGameError(f"unknown level {level} (levels are 1 to 4)")
     game = rules.game
     if game == "dotdash":
-        module = importlib.import_module("boardlab.ai.dotdash")
+        module = importlib.import_module("boardlab.ai.dotdash.players")
         player: Player = module.player_for_level(level, rules)
         return player
     if game == "dodgem":

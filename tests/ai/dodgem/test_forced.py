@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardlab.ai.forced import Forced, _search_dodgem, forced_result
+from boardlab.ai.dodgem.forced import Forced, _search_dodgem, forced_result
 from boardlab.ai.tables import open_table
 from boardlab.core.outcome import Value
 from boardlab.core.registry import make_rules
 from boardlab.games.dodgem import rules_for
-from tests.ai.conftest import tables_in
-from tests.ai.helpers import VARIANTS, random_position, ref_forced, rules_of
+from tests.ai.dodgem.conftest import tables_in
+from tests.ai.dodgem.helpers import VARIANTS, random_position, ref_forced, rules_of
 
 
 @settings(max_examples=40, deadline=None)
