@@ -162,7 +162,8 @@ async function start() {
   runner.cancel();
   const s = S();
   const gameNo = s.run ? 0 : s.gameNo + 1;
-  store.set({ run: null, gameNo, swapped: s.settings.alternate && gameNo % 2 === 1, tally: loadTally(localStorage, s.settings) });
+  // the first game of a series keeps the colours; with "alternate" every second one swaps
+  store.set({ run: null, gameNo, swapped: s.settings.alternate && gameNo % 2 === 0, tally: loadTally(localStorage, s.settings) });
   closeSheet();
   try {
     await freshGame();
