@@ -181,7 +181,7 @@ def test_forced_win_notice_for_level_4_with_plurals(page: Any, live_server: str)
 def test_level_4_without_a_table_says_it_plays_by_search(page: Any) -> None:
     page.select_option("#s-size", "5")
     page.select_option("#s-side1", "4")
-    page.wait_for_selector("#s-level4:not([hidden])")
+    page.wait_for_selector("#s-level4-box:not([hidden])")
     assert "plays by search" in page.text_content("#s-level4")
     assert "about 30 s" in page.text_content("#build-table")
     page.click("#start")

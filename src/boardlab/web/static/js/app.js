@@ -233,10 +233,14 @@ function resumeRun() {
   if (!left) return;
   runner
     .start(async (signal) => {
-      const end = await playComputers(loopDeps(), signal);
-      if (end !== "over") return;
-      const done = left.done + 1;
-      store.set({ run: { done, total: left.total } });
+      let done = left.done;
+      if (!resultOf(S())) {
+        // finish the game that was paused; a game already over was counted when it ended
+        const end = await playComputers(loopDeps(), signal);
+        if (end !== "over") return;
+        done += 1;
+        store.set({ run: { done, total: left.total } });
+      }
       if (done >= left.total) {
         store.set({ run: null });
         return;
@@ -652,6 +656,7 @@ function wire() {
     if (on) loadAnalysis();
   });
   $("build-table").addEventListener("click", buildTable);
+  $("s-build").addEventListener("click", buildTable);
   $("export").addEventListener("click", exportRecord);
   $("import").addEventListener("click", () => openRecordDialog("import"));
   $("record-load").addEventListener("click", importRecord);
@@ -704,6 +709,14 @@ function wire() {
     } else if ((ev.ctrlKey || ev.metaKey) && ev.key === "y") {
       ev.preventDefault();
       redo();
+    }
+  });
+  // a link pasted into this tab opens its game (the page's own hash changes are ignored)
+  window.addEventListener("hashchange", () => {
+    const link = decodeLink(location.hash);
+    if (link === "help") openHelp();
+    else if (link && `#${encodeLink(S().game)}` !== location.hash) {
+      openGame(link, "link").catch((err) => showMessage(t("error.link", { msg: err.message }), "error"));
     }
   });
   // the link follows the game

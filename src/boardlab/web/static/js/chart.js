@@ -53,7 +53,7 @@ export function renderChart(host, history, players, handlers = {}) {
   if (!history || history.length === 0) return;
   const W = 340;
   const H = 190;
-  const pad = { l: 40, r: 8, t: 16, b: 30 };
+  const pad = { l: 44, r: 8, t: 16, b: 30 };
   const { points, top } = chartPoints(history);
   const maxPly = Math.max(8, history.length - 1);
   const mid = pad.t + (H - pad.t - pad.b) / 2;
@@ -76,17 +76,18 @@ export function renderChart(host, history, players, handlers = {}) {
   el("rect", { x: pad.l, y: mid, width: W - pad.l - pad.r, height: half, class: "zone loss" }, svg);
   el("line", { x1: pad.l, x2: W - pad.r, y1: mid, y2: mid, class: "mid" }, svg);
   // remoteness ticks: 0 at the edges, the largest next to the middle
-  for (const rem of [0, Math.round(top / 2), top]) {
+  for (const rem of [0, Math.round(top / 2)]) {
     for (const v of ["win", "loss"]) {
       el("text", { x: pad.l - 4, y: y(v, rem) + 3, class: "tick", "text-anchor": "end" }, svg).textContent = String(rem);
     }
   }
-  el("text", { x: pad.l + 4, y: pad.t + 11, class: "zone-label win" }, svg).textContent = t("chart.wins", { colour: first });
-  el("text", { x: pad.l + 4, y: H - pad.b - 4, class: "zone-label loss" }, svg).textContent = t("chart.loses", { colour: first });
-  el("text", { x: W - pad.r - 2, y: mid - 3, class: "zone-label draw", "text-anchor": "end" }, svg).textContent = t("chart.draw");
+  const right = { "text-anchor": "end" };
+  el("text", { x: W - pad.r - 3, y: pad.t + 11, class: "zone-label win", ...right }, svg).textContent = t("chart.wins", { colour: first });
+  el("text", { x: W - pad.r - 3, y: H - pad.b - 4, class: "zone-label loss", ...right }, svg).textContent = t("chart.loses", { colour: first });
+  el("text", { x: W - pad.r - 3, y: mid - 3, class: "zone-label draw", ...right }, svg).textContent = t("chart.draw");
   // axis titles
   el("text", { x: (pad.l + W - pad.r) / 2, y: H - 4, class: "axis-title", "text-anchor": "middle" }, svg).textContent = t("chart.x");
-  el("text", { x: 10, y: mid, class: "axis-title", "text-anchor": "middle", transform: `rotate(-90 10 ${mid})` }, svg).textContent = t("chart.y");
+  el("text", { x: 12, y: mid, class: "axis-title", "text-anchor": "middle", transform: `rotate(-90 12 ${mid})` }, svg).textContent = t("chart.y");
   for (const ply of [0, maxPly]) {
     el("text", { x: x(ply), y: H - pad.b + 12, class: "tick", "text-anchor": "middle" }, svg).textContent = String(ply);
   }

@@ -119,7 +119,7 @@ export function createView({ store, handlers }) {
     const r = resultOf(s);
     if (s.preview !== null && s.preview !== s.view.moves.length) {
       dot.className = "turn-dot";
-      text.textContent = t("status.preview", { n: s.preview + 1 });
+      text.textContent = s.preview === 0 ? t("status.previewStart") : t("status.preview", { plies: count("ply", s.preview) });
       return;
     }
     if (r) {
@@ -147,7 +147,7 @@ export function createView({ store, handlers }) {
     const box = $("notice");
     let f = s.forced;
     if (!f && s.settings.analysis && s.analysis && s.analysis.forced) f = s.analysis.forced;
-    if (!f || !s.view || resultOf(s) || s.preview !== null) {
+    if (!f || !s.view || resultOf(s)) {
       box.hidden = true;
       return;
     }
@@ -162,7 +162,7 @@ export function createView({ store, handlers }) {
   function renderLevelNote() {
     const s = S();
     const box = $("level-note");
-    const hint = $("s-level4");
+    const hint = $("s-level4-box");
     const mode = level4Mode();
     const bar = $("table-progress");
     const build = $("build-table");
@@ -180,13 +180,16 @@ export function createView({ store, handlers }) {
       text = tb && tb.solvable ? t("level4.search") : t("level4.searchOnly", { game });
     }
     const canBuild = tb && tb.solvable && (tb.state === "missing" || tb.state === "failed");
-    if (canBuild && tb.estimate_s) text += ` ${t("table.estimate", { s: Math.round(tb.estimate_s) })}`;
+    if (canBuild && tb.estimate_s) text += `${getLang() === "ja" ? "" : " "}${t("table.estimate", { s: Math.round(tb.estimate_s) })}`;
     $("level-text").textContent = text;
-    hint.textContent = text;
+    $("s-level4").textContent = text;
     hint.hidden = !mode;
     box.hidden = false;
-    build.hidden = !canBuild;
-    build.textContent = t("level4.offer", { s: tb && tb.estimate_s ? Math.round(tb.estimate_s) : "?" });
+    const offer = t("level4.offer", { s: tb && tb.estimate_s ? Math.round(tb.estimate_s) : "?" });
+    for (const b of [build, $("s-build")]) {
+      b.hidden = !canBuild;
+      b.textContent = offer;
+    }
     if (building) {
       const frac = tb.total > 0 ? Math.min(1, tb.done / tb.total) : 0;
       const pct = Math.round(frac * 100);
@@ -216,7 +219,7 @@ export function createView({ store, handlers }) {
     show("swap", hasHuman && s.settings.sides.some(isComputer));
     // Pause only while computers play each other; Continue where a paused computer is to move
     const computerToMove = s.view && !over && isComputer(seats(s)[s.view.to_move]);
-    const pauseVisible = !over && !!s.view && ((watching && (!s.paused || computerToMove)) || (s.paused && !!computerToMove) || !!s.run);
+    const pauseVisible = !!s.run || (!over && !!s.view && ((watching && (!s.paused || computerToMove)) || (s.paused && !!computerToMove)));
     show("pause", pauseVisible);
     $("pause").textContent = s.paused ? t("ctl.continue") : t("ctl.pause");
     for (const b of $("s-speed").querySelectorAll("button")) {
