@@ -4,8 +4,6 @@ and the computer players warmed at start-up."""
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from boardlab.core.registry import make_rules
 from boardlab.core.session import GameSession
+from boardlab.solver.store import TableStore
 from boardlab.web import create_app
 from boardlab.web.service import Service
 from boardlab.web.warmup import WARM, warm_players
@@ -56,38 +55,38 @@ def test_missing_table_says_how_long_a_build_takes(client: TestClient) -> None:
 
 
 def test_build_reports_solving_then_writing_then_ready(tmp_path: Path) -> None:
-    service = Service(tmp_path)
+    service = Service(TableStore(tmp_path))
     rules = make_rules("dodgem", None, 3)
     seen: list[tuple[str, int, int]] = []
+    real_build = service.tables.build
 
-    def run(work: Any) -> None:
-        # watch the job from another thread while the build runs in this one
-        stop = threading.Event()
+    def look() -> None:
+        status = service.table_status(rules)
+        assert status.state == "building"
+        seen.append((str(status.phase), status.done, status.total))
 
-        def watch() -> None:
-            while not stop.is_set():
-                for job in list(service._jobs.values()):
-                    seen.append((job.phase, job.done, job.total))
-                time.sleep(0.001)
+    def build(rules: Any, on_progress: Any = None, jobs: Any = None, on_blocks: Any = None) -> Any:
+        # what a poll of the page sees after each step the solver reports
+        def slices(done: int, total: int) -> None:
+            look()
 
-        watcher = threading.Thread(target=watch)
-        watcher.start()
-        work()
-        stop.set()
-        watcher.join()
+        def blocks(done: int, total: int) -> None:
+            on_blocks(done, total)
+            look()
 
-    service.start_build(rules, run=run)
-    final = service.table_status(rules)
-    assert final.state == "ready"
+        return real_build(rules, on_progress=slices, jobs=jobs, on_blocks=blocks)
+
+    service.tables.build = build  # type: ignore[method-assign]
+    service.start_build(rules, run=lambda work: work())
+    assert service.table_status(rules).state == "ready"
     phases = [p for p, _, _ in seen]
-    assert "writing" in phases
-    first_writing = phases.index("writing")
-    assert all(p == "solving" for p in phases[:first_writing])
-    # solving reached its total before writing began, and writing reached its own total
-    solving = [(d, t) for p, d, t in seen if p == "solving" and t]
-    assert solving and solving[-1][0] == solving[-1][1]
-    writing = [(d, t) for p, d, t in seen if p == "writing" and t]
-    assert writing and writing[-1][0] == writing[-1][1]
+    # solving (every slice), then writing, then opening once the last block is written
+    order = ["solving", "writing", "opening"]
+    assert phases == sorted(phases, key=order.index)
+    assert phases[0] == "solving" and phases[-1] == "opening"
+    solving = [(d, t) for p, d, t in seen if p == "solving"]
+    assert solving[-1][0] == solving[-1][1] > 0
+    assert seen[-1][1] == seen[-1][2] > 0
 
 
 def test_warm_up_plays_one_move_per_level_and_game() -> None:

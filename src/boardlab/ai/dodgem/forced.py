@@ -1,35 +1,26 @@
-"""Forced results: does the side to move have a forced win or loss, and in how many plies?
+"""Forced results in Dodgem (`GameInfo.forced` of the game; see `boardlab.ai.forced`).
 
-A complete table answers exactly when one is built; otherwise a bounded proof search (a few
-tens of milliseconds) answers when the result lies within its horizon. Repetition counts as
-a draw the way the game counts it, so a proven result cannot be dodged by repeating.
+A complete table answers exactly when one is open in the table store; otherwise a bounded
+proof search (a few tens of milliseconds) answers when the result lies within its horizon.
+Repetition counts as a draw the way the game counts it, so a proven result cannot be dodged
+by repeating.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from boardlab.ai.dodgem.search import FastBoard, SearchTimeout
-from boardlab.ai.tables import probe_table
+from boardlab.ai.forced import DEFAULT_BUDGET, Forced
 from boardlab.core.outcome import Value
 from boardlab.core.rules import Rules
 from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import DodgemRules
 
-DEFAULT_BUDGET = 0.06  # seconds of proof search per call
-
-
-@dataclass(frozen=True, slots=True)
-class Forced:
-    """A forced result: `winner` (0 first player, 1 second) wins within `plies` plies
-    whatever the loser does, as shown by a complete table or by a bounded search."""
-
-    winner: int
-    plies: int
-    proven_by: Literal["table", "search"]
+if TYPE_CHECKING:
+    from boardlab.solver.store import TableStore
 
 
 class _Prover:
@@ -118,10 +109,15 @@ def _search_dodgem(
 
 
 def _from_table(
-    rules: DodgemRules, pos: DodgemPosition, history: Sequence[DodgemPosition]
+    rules: DodgemRules,
+    pos: DodgemPosition,
+    history: Sequence[DodgemPosition],
+    tables: TableStore | None,
 ) -> Forced | Literal[False] | None:
     """The table's answer, None for a drawn position, or False when no table is open."""
-    probed = probe_table(rules, pos)
+    if tables is None:
+        return False
+    probed = tables.probe(rules, pos)
     if probed is None:
         return False
     value, remoteness = probed
@@ -142,7 +138,7 @@ def _from_table(
             for k in kids:
                 if counts.get(k, 0) + 1 >= rep:
                     continue
-                kp = probe_table(rules, k)
+                kp = tables.probe(rules, k)
                 if kp is not None and kp[0] is Value.LOSS:
                     ok = True
                     break
@@ -152,26 +148,25 @@ def _from_table(
     return Forced(winner, remoteness, "table")
 
 
-def forced_result(
+def forced_dodgem(
     rules: Rules[Any, Any],
     position: Hashable,
     history: Sequence[Hashable] = (),
+    tables: TableStore | None = None,
     budget: float = DEFAULT_BUDGET,
     max_depth: int = 40,
 ) -> Forced | None:
-    """The forced result for the side to move in `position`, or None if none is known.
+    """The forced result for the side to move in an unfinished `position`, or None.
 
-    Uses a built table when one exists (never builds one), else a proof search limited to
-    `budget` seconds and `max_depth` plies. A finished position gives its result with
-    0 plies. Games without a proof search here return None unless the game is over.
-    """
+    Uses a table open in `tables` when there is one (never builds one), else a proof search
+    limited to `budget` seconds and `max_depth` plies."""
+    if not isinstance(rules, DodgemRules) or not isinstance(position, DodgemPosition):
+        return None
     end = rules.outcome(position)
     if end is not None:
         return None if end.winner is None else Forced(end.winner, 0, "search")
-    if not isinstance(rules, DodgemRules) or not isinstance(position, DodgemPosition):
-        return None
     hist = [p for p in history if isinstance(p, DodgemPosition)]
-    from_table = _from_table(rules, position, hist)
+    from_table = _from_table(rules, position, hist, tables)
     if from_table is not False:
         return from_table
     return _search_dodgem(rules, position, hist, budget, max_depth)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardlab.core.errors import UnknownGameError
+from boardlab.core.errors import UsageError
 from boardlab.games.dodgem import kernel
 from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import DodgemRules
@@ -18,7 +18,7 @@ from boardlab.games.dodgem.rules import DodgemRules
 def perft(rules: DodgemRules, position: DodgemPosition, depth: int) -> int:
     """Leaf count of the move tree of `position` at `depth` plies."""
     if depth < 0:
-        raise UnknownGameError("perft depth must be 0 or more")
+        raise UsageError("perft depth must be 0 or more")
     count: int = int(
         kernel.perft(
             np.uint64(position.first),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from boardlab.core.errors import IllegalMoveError, NotationError, UnknownGameError
+from boardlab.core.errors import IllegalMoveError, NotationError, UnknownGameError, UsageError
 from boardlab.core.outcome import Outcome, Reason
 from boardlab.games.dodgem.kernel import EXIT as EXIT  # re-exported: squares off the board
 from boardlab.games.dodgem.kernel import blocked_code, terminal_winner_py
@@ -60,15 +60,15 @@ class DodgemRules:
 
     def __post_init__(self) -> None:
         if not MIN_SIZE <= self.size <= MAX_SIZE:
-            raise UnknownGameError(f"Dodgem board size must be 3 to 8, not {self.size}")
+            raise UsageError(f"Dodgem board size must be 3 to 8, not {self.size}")
         if self.blocked not in ("wins", "loses", "passes"):
-            raise UnknownGameError(f"blocked must be wins, loses or passes, not {self.blocked!r}")
+            raise UsageError(f"blocked must be wins, loses or passes, not {self.blocked!r}")
         if self.goal not in ("normal", "misere"):
-            raise UnknownGameError(f"goal must be normal or misere, not {self.goal!r}")
+            raise UsageError(f"goal must be normal or misere, not {self.goal!r}")
         if self.geometry not in _STEPS:
-            raise UnknownGameError(f"geometry must be classic or piecepack, not {self.geometry!r}")
+            raise UsageError(f"geometry must be classic or piecepack, not {self.geometry!r}")
         if self.repetition is not None and self.repetition < 1:
-            raise UnknownGameError("repetition must be at least 1")
+            raise UsageError("repetition must be at least 1")
 
     # -- identity --------------------------------------------------------------------------
     @property
