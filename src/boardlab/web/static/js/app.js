@@ -136,7 +136,10 @@ function loopDeps() {
   };
 }
 
-/** A new game from the start (or `start`) with the current settings. @param {string | null} [start] */
+/**
+ * A new game from the start (or `start`) with the current settings.
+ * @param {string | null} [start] @param {AbortSignal} [signal]
+ */
 async function freshGame(start = null, signal = undefined) {
   const s = S();
   const { game, variant, size } = s.settings;

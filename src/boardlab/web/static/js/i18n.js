@@ -355,6 +355,7 @@ const ja = {
 /** @type {Record<string, Record<string, string>>} */
 export const TEXTS = { en, ja };
 let lang = detect();
+/** @type {((lang: string) => void)[]} */
 const listeners = [];
 
 /** The browser's storage, or null (outside a browser, as in unit tests). */
@@ -380,7 +381,7 @@ export function getLang() {
  * @returns {string}
  */
 export function t(key, vars = {}, fallback = undefined) {
-  let s = TEXTS[lang][key] ?? en[key] ?? fallback ?? key;
+  let s = TEXTS[lang][key] ?? TEXTS.en[key] ?? fallback ?? key;
   for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
   return s;
 }
@@ -389,11 +390,15 @@ export function t(key, vars = {}, fallback = undefined) {
 export function applyI18n(root = document) {
   if (typeof document === "undefined") return;
   document.documentElement.lang = lang;
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
-  for (const b of root.querySelectorAll("[data-lang]")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(/** @type {HTMLElement} */ (node).dataset.i18n || "");
+  for (const node of root.querySelectorAll("[data-i18n-title]")) {
+    const el = /** @type {HTMLElement} */ (node);
+    el.title = t(el.dataset.i18nTitle || "");
+  }
+  for (const b of root.querySelectorAll("[data-lang]")) b.setAttribute("aria-pressed", String(/** @type {HTMLElement} */ (b).dataset.lang === lang));
 }
 
+/** Switch the language ("en" or "ja") and tell the listeners. @param {string} next */
 export function setLang(next) {
   if (next !== "en" && next !== "ja") return;
   lang = next;
@@ -402,6 +407,7 @@ export function setLang(next) {
   for (const f of listeners) f(lang);
 }
 
+/** Call `f` after every language switch. @param {(lang: string) => void} f */
 export function onLangChange(f) {
   listeners.push(f);
 }

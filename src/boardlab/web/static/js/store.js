@@ -16,7 +16,7 @@
  * @returns {Store<T>}
  */
 export function createStore(initial) {
-  let state = Object.freeze({ ...initial });
+  let state = Object.freeze(Object.assign({}, initial));
   /** @type {Set<(s: T, prev: T) => void>} */
   const listeners = new Set();
   return {
@@ -24,7 +24,7 @@ export function createStore(initial) {
     set(patch) {
       const prev = state;
       const part = typeof patch === "function" ? patch(prev) : patch;
-      state = Object.freeze({ ...prev, ...part });
+      state = Object.freeze(Object.assign({}, prev, part));
       for (const f of [...listeners]) f(state, prev);
       return state;
     },

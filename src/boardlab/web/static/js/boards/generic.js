@@ -1,3 +1,4 @@
+// @ts-check
 // Fallback for a game without its own renderer: the position in notation and its legal
 // moves as buttons, so any registered game can be played in the page.
 
