@@ -550,6 +550,7 @@ async function openGame(rec, origin) {
     tally: loadTally(localStorage, settings),
   });
   await refresh();
+  checkLevel4();
 }
 
 async function importRecord() {
@@ -704,6 +705,11 @@ function wire() {
     if (/** @type {HTMLDialogElement} */ ($("help-dialog")).open) $("help-body").innerHTML = helpHtml(getLang());
   });
   window.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && document.body.classList.contains("sheet-open")) {
+      document.body.classList.remove("sheet-open");
+      $("new-game").focus();
+      return;
+    }
     const target = /** @type {HTMLElement} */ (ev.target);
     if (target.closest("input,textarea,select,dialog")) return;
     if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") {
