@@ -181,9 +181,11 @@ def test_forced_win_notice_for_level_4_with_plurals(page: Any, live_server: str)
 def test_level_4_without_a_table_says_it_plays_by_search(page: Any) -> None:
     page.select_option("#s-size", "5")
     page.select_option("#s-side1", "4")
-    page.wait_for_selector("#s-level4-box:not([hidden])")
-    assert "plays by search" in page.text_content("#s-level4")
+    # offered as soon as it is chosen, before Start
+    page.wait_for_selector("#level-note:not([hidden])")
+    assert "plays by search" in page.text_content("#level-text")
     assert "about 30 s" in page.text_content("#build-table")
+    assert page.locator("#build-table").is_visible()
     page.click("#start")
     page.wait_for_selector("#level-note:not([hidden])")
     assert "plays by search" in page.text_content("#level-text")
@@ -228,3 +230,14 @@ def test_screenshots_phone_and_desktop_light_and_dark(open_page: Any) -> None:
                 page.click(f"[data-lang={lang}]")
                 page.wait_for_timeout(200)
                 shot(page, f"ux-{name}-{lang}-{scheme}", full_page=False)
+
+
+def test_phone_sheet_offers_the_level_4_table_up_front(open_page: Any) -> None:
+    page = open_page(390, 844)
+    page.tap("#new-game")
+    page.select_option("#s-size", "5")
+    page.select_option("#s-side1", "4")
+    page.wait_for_selector("#s-level4-box", state="visible")
+    assert "plays by search" in page.text_content("#s-level4")
+    assert page.locator("#s-build").is_visible()
+    assert "about 30 s" in page.text_content("#s-build")
