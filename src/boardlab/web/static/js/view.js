@@ -193,7 +193,10 @@ export function createView({ store, handlers }) {
     if (building) {
       const frac = tb.total > 0 ? Math.min(1, tb.done / tb.total) : 0;
       const pct = Math.round(frac * 100);
-      const label = tb.phase === "writing" ? t("table.writing", { pct }) : tb.phase === "opening" ? t("table.opening") : t("table.solving", { pct });
+      let label = t("table.solving", { pct });
+      if (tb.phase === "writing") label = t("table.writing", { pct });
+      else if (tb.phase === "opening") label = t("table.opening");
+      else if (tb.total > 0 && tb.done >= tb.total) label = t("table.counting"); // solved: counting before the file is written
       showProgress(bar, frac, label);
     } else bar.hidden = true;
   }
