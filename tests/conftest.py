@@ -12,7 +12,7 @@ import pytest
 from boardlab.games.dodgem import rules_for
 from boardlab.solver.store import TableStore
 
-SMALL_TABLES = (("classic", 3), ("misere", 3), ("classic", 4))
+SMALL_TABLES = (("classic", 3), ("misere", 3), ("blocked-loses", 3), ("classic", 4))
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -30,7 +30,8 @@ def private_tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 @pytest.fixture(scope="session")
 def small_tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder with the complete classic 3×3, misère 3×3 and classic 4×4 tables, built once
+    """A folder with the complete 3×3 tables (classic, misère, blocked-loses) and the classic
+    4×4 one, built once
     per session (per xdist worker); tests only read it."""
     folder = tmp_path_factory.mktemp("small-tables")
     store = TableStore(folder)

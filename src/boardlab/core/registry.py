@@ -229,6 +229,12 @@ def register(info: GameInfo) -> None:
         _GAMES[info.name] = info
 
 
+def unregister(name: str) -> GameInfo | None:
+    """Forget a game registered at run time (a test's toy game); returns it, or None."""
+    with _LOAD_LOCK:
+        return _GAMES.pop(name, None)
+
+
 def _load_entry_points() -> None:
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         info = ep.load()

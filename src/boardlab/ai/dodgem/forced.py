@@ -156,15 +156,13 @@ def forced_dodgem(
     budget: float = DEFAULT_BUDGET,
     max_depth: int = 40,
 ) -> Forced | None:
-    """The forced result for the side to move in an unfinished `position`, or None.
+    """The forced result for the side to move in an unfinished `position` (the caller,
+    `boardlab.ai.forced.forced_result`, answers for finished ones), or None.
 
     Uses a table open in `tables` when there is one (never builds one), else a proof search
     limited to `budget` seconds and `max_depth` plies."""
     if not isinstance(rules, DodgemRules) or not isinstance(position, DodgemPosition):
         return None
-    end = rules.outcome(position)
-    if end is not None:
-        return None if end.winner is None else Forced(end.winner, 0, "search")
     hist = [p for p in history if isinstance(p, DodgemPosition)]
     from_table = _from_table(rules, position, hist, tables)
     if from_table is not False:

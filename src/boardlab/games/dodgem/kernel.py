@@ -49,15 +49,12 @@ Repetition is not the kernel's business: sessions and searches count positions t
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
-
-if TYPE_CHECKING:
-    from boardlab.games.dodgem.rules import DodgemRules
 
 EXIT = -1  # destination of a car leaving the board
 NO_STEP = -2  # padding in the step array where a square has fewer than three steps
@@ -70,12 +67,26 @@ _BLOCKED_CODES = {"wins": BLOCKED_WINS, "loses": BLOCKED_LOSES, "passes": BLOCKE
 Steps = npt.NDArray[np.int64]
 
 
+class Stepping(Protocol):
+    """What `step_array` reads from a ruleset (`DodgemRules` is one)."""
+
+    @property
+    def size(self) -> int:
+        """Board size."""
+        ...
+
+    @property
+    def step_table(self) -> Sequence[Sequence[Sequence[int]]]:
+        """Per player and square: destinations in move order, EXIT for leaving."""
+        ...
+
+
 def blocked_code(blocked: str) -> int:
     """The kernel's code of a blocked rule ('wins', 'loses' or 'passes')."""
     return _BLOCKED_CODES[blocked]
 
 
-def step_array(rules: DodgemRules) -> Steps:
+def step_array(rules: Stepping) -> Steps:
     """The step array `[player, square, k]` of a ruleset (see the module docstring)."""
     n = rules.size
     out = np.full((2, n * n, MAX_STEPS), NO_STEP, dtype=np.int64)
