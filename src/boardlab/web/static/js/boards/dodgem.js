@@ -252,9 +252,12 @@ export function createDodgemBoard(host, handlers) {
         if (ev && ev.remoteness !== null && ev.remoteness !== undefined) {
           if (b === "off") {
             // beside the arrow, never on it
+            // beside the marker along its strip, so it stays inside the board's frame
+            const along = geo()[pos.toMove].exit === "east" ? [0, -34] : [34, 0];
+            const [bx, by] = [cx + along[0], cy + along[1]];
             const g = el("g", { class: "rem-badge", "pointer-events": "none" }, svg);
-            el("circle", { cx: cx + 19, cy: cy - 19, r: 13, class: `rem-bg v-${ev.value}` }, g);
-            el("text", { x: cx + 19, y: cy - 14, class: "rem tiny" }, g).textContent = String(ev.remoteness);
+            el("circle", { cx: bx, cy: by, r: 13, class: `rem-bg v-${ev.value}` }, g);
+            el("text", { x: bx, y: by + 5, class: "rem tiny" }, g).textContent = String(ev.remoteness);
           } else {
             el("text", { x: cx, y: cy + 7, class: "rem", "pointer-events": "none" }, svg).textContent = String(ev.remoteness);
           }
