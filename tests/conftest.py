@@ -21,7 +21,15 @@ def private_tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     so that commands run without --tables never touch the user's folder."""
     old = os.environ.get("BOARDLAB_TABLES")
     os.environ["BOARDLAB_TABLES"] = str(tmp_path_factory.mktemp("default-tables"))
+    # the shared-games database too: a fresh file, never the user's
+    old_db = os.environ.get("BOARDLAB_DATABASE")
+    db = tmp_path_factory.mktemp("default-database") / "friends.sqlite3"
+    os.environ["BOARDLAB_DATABASE"] = f"sqlite:///{db}"
     yield
+    if old_db is None:
+        os.environ.pop("BOARDLAB_DATABASE", None)
+    else:
+        os.environ["BOARDLAB_DATABASE"] = old_db
     if old is None:
         os.environ.pop("BOARDLAB_TABLES", None)
     else:

@@ -1,0 +1,111 @@
+"""The shared-games database: the engine for a URL, and its migration to the newest schema.
+
+SQLite (the default, a file under the user data folder) is opened in WAL mode with full
+syncs, and every transaction starts `BEGIN IMMEDIATE`, so writers queue for the lock instead
+of failing half-way; a committed move survives the process being killed. Any other
+SQLAlchemy URL works too (`boardlab serve --database URL`), given its driver is installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+from boardlab.core.errors import UsageError
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def default_database_url() -> str:
+    """$BOARDLAB_DATABASE if set, else sqlite:///<user data folder>/boardlab/friends.sqlite3
+    (the folder is made)."""
+    import os
+
+    import platformdirs
+
+    if os.environ.get("BOARDLAB_DATABASE"):
+        return os.environ["BOARDLAB_DATABASE"]
+    folder = Path(platformdirs.user_data_dir("boardlab"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'friends.sqlite3'}"
+
+
+def sqlite_url(path: Path | str) -> str:
+    """The SQLAlchemy URL of an SQLite file."""
+    return f"sqlite:///{Path(path)}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `url`; a URL SQLAlchemy cannot read (or whose driver is missing) is a
+    UsageError with one line."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise UsageError(f"not a database URL: {url!r} (e.g. sqlite:///games.sqlite3)") from None
+    sqlite = parsed.get_backend_name() == "sqlite"
+    kwargs: dict[str, Any] = {}
+    if sqlite:
+        if parsed.database and parsed.database != ":memory:":
+            folder = Path(parsed.database).expanduser().resolve().parent
+            if not folder.is_dir():
+                raise UsageError(f"database folder {folder.name!r} does not exist")
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    try:
+        engine = create_engine(url, **kwargs)
+    except (NoSuchModuleError, ImportError) as exc:
+        raise UsageError(f"cannot open database {parsed.render_as_string()}: {exc}") from None
+    if sqlite:
+        _sqlite_setup(engine)
+    return engine
+
+
+def _sqlite_setup(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection: Any, record: Any) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" below starts them
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def alembic_config() -> Config:
+    """Alembic's configuration for the migrations shipped in the package."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def head_revision() -> str:
+    """The newest schema revision."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema revision of the database (None: empty)."""
+    with engine.connect() as conn:
+        rev: str | None = MigrationContext.configure(conn).get_current_revision()
+        return rev
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the database to `revision` (default the newest), from empty or any older one."""
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)

@@ -1,0 +1,563 @@
+"""Shared games in a database: create, join, move, resign, draw, rematch, clocks, expiry.
+
+Every move is checked by replaying the game through the registered rules (`GameInfo` via
+`boardlab.core.registry`): the store keeps notation, never a second copy of the rules.
+A move carries the ply it was made for; `Game.ply` is a version column, so of two moves sent
+for one position exactly one is stored and the other is refused (`StaleMoveError`).
+Every change is committed before it is answered, so an acknowledged move survives a crash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
+
+from boardlab.core.errors import BoardLabError, IllegalMoveError, NotationError, UsageError
+from boardlab.core.records import GameRecord
+from boardlab.core.registry import AnyRules, make_rules
+from boardlab.core.session import GameSession
+from boardlab.web import schemas as s
+from boardlab.web.facts import board_facts
+from boardlab.web.friends import db as dbmod
+from boardlab.web.friends import schemas as fs
+from boardlab.web.friends.models import Game, Match, MoveRow, Result, Seat
+from boardlab.web.service import result_out
+
+OPEN = ("waiting", "playing")
+
+
+class FriendError(BoardLabError):
+    """Base of the shared-games errors (each maps to one HTTP status)."""
+
+
+class NoSuchGameError(FriendError):
+    """No shared game has this id (404)."""
+
+
+class SeatError(FriendError):
+    """A missing, forged or other seat's token (403)."""
+
+
+class StaleMoveError(FriendError):
+    """The move was made for a position that is no longer the game's (409)."""
+
+
+class TooManyGamesError(FriendError):
+    """A bound on open games was reached (429)."""
+
+
+@dataclass(frozen=True)
+class FriendLimits:
+    """Bounds of the shared games: open games per client address and in all, idle expiry,
+    and the WebSocket's message size and rate (per connection)."""
+
+    open_per_client: int = 20
+    open_total: int = 2000
+    idle_expiry_s: float = 7 * 24 * 3600.0
+    message_bytes: int = 4096
+    messages_per_s: float = 10.0
+    message_burst: int = 30
+    connections_per_game: int = 64
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(16)  # 128 random bits
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 random bits
+
+
+@dataclass
+class _Replay:
+    rules: AnyRules
+    session: GameSession[Any, Any]
+
+
+class FriendStore:
+    """The shared games of one database (thread-safe: each call is one transaction)."""
+
+    def __init__(
+        self,
+        url: str,
+        limits: FriendLimits | None = None,
+        now: Callable[[], float] = time.time,
+        migrate: bool = True,
+    ) -> None:
+        self.url = url
+        self.limits = limits or FriendLimits()
+        self.now = now
+        self.engine: Engine = dbmod.make_engine(url)
+        if migrate:
+            dbmod.upgrade(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        """Release the database's connections."""
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Session]:
+        with self._sessions.begin() as db:
+            yield db
+
+    # -- reading ---------------------------------------------------------------------------
+    def _load(self, db: Session, game_id: str) -> Game:
+        if not isinstance(game_id, str) or not 10 <= len(game_id) <= 32:
+            raise NoSuchGameError("no such shared game")
+        game = db.execute(
+            select(Game)
+            .where(Game.id == game_id)
+            .options(selectinload(Game.seats), selectinload(Game.moves), selectinload(Game.result))
+        ).scalar_one_or_none()
+        if game is None:
+            raise NoSuchGameError("no such shared game")
+        return game
+
+    @staticmethod
+    def _replay(game: Game) -> _Replay:
+        rules = make_rules(game.game, game.variant, game.size)
+        start = rules.parse_position(game.start) if game.start else None
+        session: GameSession[Any, Any] = GameSession(rules, start)
+        for row in game.moves:
+            session.play(row.move)
+        return _Replay(rules, session)
+
+    @staticmethod
+    def _seat_of(game: Game, token: str | None) -> Seat:
+        if not token:
+            raise SeatError("this needs a seat's token: spectators can only watch")
+        digest = hash_token(token)
+        for seat in game.seats:
+            if hmac.compare_digest(seat.token_hash, digest):
+                return seat
+        raise SeatError("this token holds no seat of this game")
+
+    def _clock_left(self, game: Game, now: float) -> list[int] | None:
+        if game.clock_ms is None:
+            return None
+        left = [seat.remaining_ms if seat.remaining_ms is not None else 0 for seat in game.seats]
+        if game.status == "playing" and game.turn_started_at is not None:
+            mover = self._to_move(game)
+            left[mover] -= round((now - game.turn_started_at) * 1000)
+        return left
+
+    def _to_move(self, game: Game) -> int:
+        return self._replay(game).session.to_move
+
+    def _score(self, db: Session, match_id: str) -> tuple[int, tuple[float, float]]:
+        games = db.execute(
+            select(Game)
+            .where(Game.match_id == match_id)
+            .options(selectinload(Game.seats), selectinload(Game.result))
+        ).scalars()
+        points = [0.0, 0.0]
+        count = 0
+        for g in games:
+            count += 1
+            if g.result is None:
+                continue
+            people = {seat.colour: seat.person for seat in g.seats}
+            if g.result.winner is None:
+                if g.result.reason != "aborted":
+                    points[0] += 0.5
+                    points[1] += 0.5
+            else:
+                points[people[g.result.winner]] += 1.0
+        return count, (points[0], points[1])
+
+    def _out(self, db: Session, game: Game, seat: Seat | None = None) -> fs.FriendStateOut:
+        now = self.now()
+        r = self._replay(game)
+        rules, session = r.rules, r.session
+        fmt = rules.format_position
+        left = self._clock_left(game, now)
+        clock = None
+        if left is not None and game.clock_ms is not None:
+            running = session.to_move if game.status == "playing" else None
+            clock = fs.ClockOut(
+                initial_ms=game.clock_ms,
+                increment_ms=game.increment_ms,
+                remaining_ms=(max(0, left[0]), max(0, left[1])),
+                running=running,
+                now=now,
+            )
+        result = None
+        if game.result is not None:
+            result = s.ResultOut(
+                winner=game.result.winner, reason=game.result.reason, tag=game.result.tag
+            )
+        elif session.result is not None:  # a game finished under the first schema
+            result = result_out(session.result)
+        count, score = self._score(db, game.match_id)
+        playing = game.status == "playing"
+        return fs.FriendStateOut(
+            id=game.id,
+            number=game.number,
+            game=rules.game,
+            variant=rules.variant,
+            size=rules.size,
+            players=rules.player_names,
+            status=game.status,  # type: ignore[arg-type]
+            start=fmt(session.start),
+            moves=[rules.format_move(m) for m in session.moves],
+            positions=[fmt(p) for p in session.positions],
+            position=fmt(session.position),
+            ply=game.ply,
+            to_move=session.to_move,
+            legal_moves=[rules.format_move(m) for m in session.legal_moves()] if playing else [],
+            result=result,
+            draw_offer=game.draw_offer,
+            clock=clock,
+            seats=[
+                fs.SeatOut(colour=t.colour, person=t.person, joined=t.joined_at is not None)
+                for t in game.seats
+            ],
+            match=fs.MatchOut(id=game.match_id, games=count, score=score),
+            next_game=game.next_game_id,
+            facts=board_facts(rules, session.position),
+            you=None if seat is None else seat.colour,
+            person=None if seat is None else seat.person,
+        )
+
+    def state(self, game_id: str, token: str | None = None) -> fs.FriendStateOut:
+        """The game as a spectator sees it; with a valid seat token, as that seat sees it
+        (an invalid token is refused rather than silently shown the spectator's view)."""
+        self.flag_if_due(game_id)
+        with self._tx() as db:
+            game = self._load(db, game_id)
+            seat = self._seat_of(game, token) if token else None
+            return self._out(db, game, seat)
+
+    def seat_colour(self, game_id: str, token: str) -> int:
+        """The colour a token plays in a game (SeatError when it holds no seat)."""
+        with self._tx() as db:
+            return self._seat_of(self._load(db, game_id), token).colour
+
+    def record(self, game_id: str) -> str:
+        """The game as record text (tags, numbered moves, result)."""
+        with self._tx() as db:
+            game = self._load(db, game_id)
+            r = self._replay(game)
+            names = r.rules.player_names
+            people = {seat.colour: seat.person for seat in game.seats}
+            players = {names[c]: "creator" if people[c] == 0 else "friend" for c in (0, 1)}
+            rec = GameRecord.from_session(r.session, players=players)
+            if game.result is not None:
+                rec.result = game.result.tag
+                rec.termination = game.result.reason
+            return rec.to_text()
+
+    # -- creating and joining --------------------------------------------------------------
+    def create(
+        self,
+        req: fs.CreateRequest,
+        client: str = "unknown",
+        rng: Callable[[int], int] = secrets.randbelow,
+    ) -> fs.CreatedOut:
+        """A new game (and match); the creator's seat is taken at once."""
+        rules = make_rules(req.game, req.variant, req.size)  # checks game, variant, size
+        if req.clock is not None and req.clock.minutes * 60 < 1:
+            raise UsageError("a clock needs at least one second")
+        now = self.now()
+        client = client[:64]
+        colour = {"first": 0, "second": 1}.get(req.colour)
+        if colour is None:
+            colour = rng(2)
+        token, invite = _new_token(), _new_token()
+        clock_ms = None if req.clock is None else round(req.clock.minutes * 60_000)
+        increment_ms = 0 if req.clock is None else round(req.clock.increment * 1000)
+        with self._tx() as db:
+            self._check_bounds(db, client)
+            match = Match(id=_new_id(), created_at=now)
+            game = Game(
+                id=_new_id(),
+                match_id=match.id,
+                number=1,
+                game=rules.game,
+                variant=rules.variant,
+                size=rules.size,
+                start=None,
+                status="waiting",
+                ply=0,
+                created_at=now,
+                updated_at=now,
+                creator_addr=client,
+                clock_ms=clock_ms,
+                increment_ms=increment_ms,
+            )
+            db.add(match)
+            db.add(game)
+            game.seats = [
+                Seat(
+                    colour=c,
+                    person=0 if c == colour else 1,
+                    token_hash=hash_token(token if c == colour else invite),
+                    joined_at=now if c == colour else None,
+                    remaining_ms=clock_ms,
+                )
+                for c in (0, 1)
+            ]
+            db.flush()
+            state = self._out(db, game, game.seats[colour])
+        return fs.CreatedOut(
+            id=game.id, token=token, invite_token=invite, colour=colour, state=state
+        )
+
+    def _check_bounds(self, db: Session, client: str) -> None:
+        lim = self.limits
+        total = db.scalar(select(func.count()).select_from(Game).where(Game.status.in_(OPEN)))
+        if (total or 0) >= lim.open_total:
+            raise TooManyGamesError(
+                f"the server has {lim.open_total} open shared games, its limit: try later"
+            )
+        mine = db.scalar(
+            select(func.count())
+            .select_from(Game)
+            .where(Game.status.in_(OPEN), Game.creator_addr == client)
+        )
+        if (mine or 0) >= lim.open_per_client:
+            raise TooManyGamesError(
+                f"you have {lim.open_per_client} open shared games, the limit per address: "
+                "finish or resign one first"
+            )
+
+    def join(self, game_id: str, token: str | None) -> fs.FriendStateOut:
+        """Take one's seat (opening the invitation); the game starts once both have."""
+        with self._tx() as db:
+            game = self._load(db, game_id)
+            seat = self._seat_of(game, token)
+            now = self.now()
+            if seat.joined_at is None:
+                seat.joined_at = now
+                game.updated_at = now
+                if game.status == "waiting" and all(t.joined_at is not None for t in game.seats):
+                    game.status = "playing"
+                    game.turn_started_at = now
+            return self._out(db, game, seat)
+
+    # -- playing ---------------------------------------------------------------------------
+    def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
+        """Play `move` for the seat of `token` in the position after `ply` plies."""
+        self.flag_if_due(game_id)
+        try:
+            with self._tx() as db:
+                game = self._load(db, game_id)
+                seat = self._seat_of(game, token)
+                self._check_playing(game)
+                if ply != game.ply:
+                    raise StaleMoveError(
+                        f"the game is at ply {game.ply}, not {ply}: the board has changed"
+                    )
+                r = self._replay(game)
+                if r.session.to_move != seat.colour:
+                    raise IllegalMoveError(
+                        f"it is {r.rules.player_names[r.session.to_move]}'s turn"
+                    )
+                try:
+                    m = r.rules.parse_move(move)
+                    r.session.play(m)
+                except NotationError as exc:
+                    raise NotationError(f"{move.strip()[:24]}: {exc}") from None
+                now = self.now()
+                self._run_clock(game, seat, now)
+                if game.status != "playing":  # the flag fell before the move arrived
+                    return self._out(db, game, seat)
+                game.moves.append(MoveRow(ply=ply, move=r.rules.format_move(m), played_at=now))
+                game.ply = ply + 1  # the version: UPDATE ... WHERE ply = <ply>
+                game.updated_at = now
+                game.draw_offer = None
+                outcome = r.session.result
+                if outcome is not None:
+                    self._finish(game, outcome.winner, outcome.reason.value, now)
+                db.flush()
+                return self._out(db, game, seat)
+        except (StaleDataError, IntegrityError):
+            raise StaleMoveError("another move for this position was accepted first") from None
+
+    def _run_clock(self, game: Game, seat: Seat, now: float) -> None:
+        if game.clock_ms is None or game.turn_started_at is None or seat.remaining_ms is None:
+            return
+        left = seat.remaining_ms - round((now - game.turn_started_at) * 1000)
+        if left <= 0:
+            seat.remaining_ms = 0
+            self._finish(game, 1 - seat.colour, "time", now)
+            return
+        seat.remaining_ms = left + game.increment_ms
+        game.turn_started_at = now
+
+    @staticmethod
+    def _check_playing(game: Game) -> None:
+        if game.status == "waiting":
+            raise IllegalMoveError("the game starts when your friend opens the invitation")
+        if game.status != "playing":
+            raise IllegalMoveError("the game is over")
+
+    @staticmethod
+    def _finish(game: Game, winner: int | None, reason: str, now: float) -> None:
+        tag = "1/2-1/2" if winner is None else ("1-0" if winner == 0 else "0-1")
+        game.status = "over"
+        game.result = Result(winner=winner, reason=reason, tag=tag, finished_at=now)
+        game.turn_started_at = None
+        game.draw_offer = None
+        game.updated_at = now
+
+    def resign(self, game_id: str, token: str | None) -> fs.FriendStateOut:
+        """The seat's player resigns (also before the friend has joined: then it aborts)."""
+        with self._tx() as db:
+            game = self._load(db, game_id)
+            seat = self._seat_of(game, token)
+            now = self.now()
+            if game.status == "waiting":
+                self._finish(game, None, "aborted", now)
+            else:
+                self._check_playing(game)
+                self._settle_clock(game, now)
+                if game.status == "playing":
+                    self._finish(game, 1 - seat.colour, "resignation", now)
+            db.flush()
+            return self._out(db, game, seat)
+
+    def _settle_clock(self, game: Game, now: float) -> None:
+        """End the game on time if the side to move has run out (before any other change)."""
+        left = self._clock_left(game, now)
+        if left is None or game.status != "playing":
+            return
+        mover = self._to_move(game)
+        if left[mover] <= 0:
+            game.seats[mover].remaining_ms = 0
+            self._finish(game, 1 - mover, "time", now)
+
+    def draw(self, game_id: str, token: str | None, action: str) -> fs.FriendStateOut:
+        """Offer a draw, accept the other side's offer (the game is drawn) or decline it."""
+        with self._tx() as db:
+            game = self._load(db, game_id)
+            seat = self._seat_of(game, token)
+            self._check_playing(game)
+            now = self.now()
+            self._settle_clock(game, now)
+            if game.status != "playing":
+                return self._out(db, game, seat)
+            other = 1 - seat.colour
+            if action == "offer":
+                if game.draw_offer == other:  # both offered: agreed
+                    self._finish(game, None, "agreement", now)
+                else:
+                    game.draw_offer = seat.colour
+            elif action == "accept":
+                if game.draw_offer != other:
+                    raise IllegalMoveError("there is no draw offer to accept")
+                self._finish(game, None, "agreement", now)
+            elif action == "decline":
+                if game.draw_offer != other:
+                    raise IllegalMoveError("there is no draw offer to decline")
+                game.draw_offer = None
+            else:
+                raise UsageError(f"unknown draw action {action!r}")
+            game.updated_at = now
+            db.flush()
+            return self._out(db, game, seat)
+
+    def rematch(self, game_id: str, token: str | None) -> fs.RematchOut:
+        """The next game of the match, colours swapped, the same tokens (asking twice, or
+        both players asking, gives the same game)."""
+        with self._tx() as db:
+            game = self._load(db, game_id)
+            seat = self._seat_of(game, token)
+            if game.status in OPEN:
+                raise IllegalMoveError("a rematch follows a finished game")
+            if game.next_game_id is not None:
+                return fs.RematchOut(id=game.next_game_id)
+            self._check_bounds(db, game.creator_addr)
+            now = self.now()
+            nxt = Game(
+                id=_new_id(),
+                match_id=game.match_id,
+                number=game.number + 1,
+                game=game.game,
+                variant=game.variant,
+                size=game.size,
+                start=game.start,
+                status="playing",
+                ply=0,
+                created_at=now,
+                updated_at=now,
+                creator_addr=game.creator_addr,
+                clock_ms=game.clock_ms,
+                increment_ms=game.increment_ms,
+                turn_started_at=now,
+            )
+            db.add(nxt)
+            nxt.seats = [
+                Seat(
+                    colour=1 - old.colour,
+                    person=old.person,
+                    token_hash=old.token_hash,
+                    joined_at=now,
+                    remaining_ms=game.clock_ms,
+                )
+                for old in sorted(game.seats, key=lambda t: 1 - t.colour)
+            ]
+            game.next_game_id = nxt.id
+            game.updated_at = now
+            del seat
+            return fs.RematchOut(id=nxt.id)
+
+    # -- housekeeping ----------------------------------------------------------------------
+    def flag_if_due(self, game_id: str) -> bool:
+        """End the game on time if its running clock is out; True if this call ended it."""
+        try:
+            with self._tx() as db:
+                game = self._load(db, game_id)
+                if game.clock_ms is None or game.status != "playing":
+                    return False
+                self._settle_clock(game, self.now())
+                return bool(game.status == "over")
+        except NoSuchGameError:
+            return False
+
+    def running_clocks(self) -> list[str]:
+        """Ids of the games whose clock is running (for the server's flag watcher)."""
+        with self._tx() as db:
+            rows = db.execute(
+                select(Game.id).where(Game.status == "playing", Game.clock_ms.is_not(None))
+            )
+            return [row[0] for row in rows]
+
+    def expire_idle(self) -> list[str]:
+        """Mark unfinished games untouched for `idle_expiry_s` as expired; their ids."""
+        cutoff = self.now() - self.limits.idle_expiry_s
+        with self._tx() as db:
+            stale = db.execute(
+                select(Game).where(Game.status.in_(OPEN), Game.updated_at < cutoff)
+            ).scalars()
+            ids = []
+            for game in stale:
+                game.status = "expired"
+                game.turn_started_at = None
+                ids.append(game.id)
+            return ids
+
+    def open_games(self, client: str | None = None) -> int:
+        """How many games are open (waiting or playing), in all or created from `client`."""
+        with self._tx() as db:
+            q = select(func.count()).select_from(Game).where(Game.status.in_(OPEN))
+            if client is not None:
+                q = q.where(Game.creator_addr == client)
+            return int(db.scalar(q) or 0)

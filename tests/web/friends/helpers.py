@@ -1,0 +1,32 @@
+"""Helpers of the shared-games tests."""
+
+from __future__ import annotations
+
+from boardlab.web.friends import schemas as fs
+from boardlab.web.friends.store import FriendStore
+
+
+class ManualClock:
+    """Time that moves only when told."""
+
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+def started(store: FriendStore, **kwargs: object) -> fs.CreatedOut:
+    """A 3×3 Dodgem game (or as `kwargs` say) created and joined by both players."""
+    req = fs.CreateRequest.model_validate({"game": "dodgem", "size": 3, **kwargs})
+    created = store.create(req, client="10.0.0.1")
+    store.join(created.id, created.invite_token)
+    return created
+
+
+def token_to_move(created: fs.CreatedOut, state: fs.FriendStateOut) -> str:
+    """The token of the seat whose turn it is (in the first game of the match)."""
+    return created.token if state.to_move == created.colour else created.invite_token
