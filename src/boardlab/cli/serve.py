@@ -22,6 +22,19 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--tables", type=Path, default=None, help="tablebase folder (default: user data)"
     )
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="shared games' SQLAlchemy URL (default: an SQLite file in the user data folder)",
+    )
+    p.add_argument(
+        "--idle-expiry",
+        metavar="HOURS",
+        type=float,
+        default=168.0,
+        help="unfinished shared games untouched this long expire (default 168)",
+    )
     p.set_defaults(func=run)
 
 
@@ -33,7 +46,14 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536:
         raise UsageError(f"port must be 1-65535, not {args.port}")
-    app = create_app(tables=table_store(args), warm=True)
+    if not args.idle_expiry > 0:
+        raise UsageError(f"--idle-expiry must be positive, not {args.idle_expiry}")
+    from boardlab.web.friends.store import FriendLimits
+
+    limits = FriendLimits(idle_expiry_s=args.idle_expiry * 3600)
+    app = create_app(tables=table_store(args), warm=True, database=args.database, friends=limits)
+    store = app.state.friends.open()  # migrate now: a bad database fails before serving
+    console.print(f"shared games in {store.engine.url.render_as_string(hide_password=True)}")
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     url = f"http://{shown}:{args.port}/"
     console.print(f"BoardLab at [bold]{url}[/] (Ctrl-C to stop)")
@@ -41,5 +61,11 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"[yellow]note:[/] listening on {args.host}, reachable from other machines")
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=limits.message_bytes,  # larger WebSocket messages are refused unread
+    )
     return 0

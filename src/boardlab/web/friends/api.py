@@ -1,0 +1,366 @@
+"""The shared-games API: HTTP under /api/friends and one WebSocket per game.
+
+    POST /api/friends                    create (answers the two seat tokens once)
+    GET  /api/friends/{id}               the game (with `Authorization: Bearer TOKEN`: as that seat)
+    POST /api/friends/{id}/join          take one's seat (the invitation)
+    POST /api/friends/{id}/move          {move, ply}
+    POST /api/friends/{id}/resign
+    POST /api/friends/{id}/draw          {action: offer | accept | decline}
+    POST /api/friends/{id}/rematch       the next game of the match, colours swapped
+    GET  /api/friends/{id}/record        the game as record text
+    WS   /api/friends/{id}/ws            {"type": "hello", "token": ...} first (no token: watch)
+
+A seat's token travels in a header or a WebSocket message, never in a URL the server sees
+(links carry it after '#'). A missing, forged or other seat's token is 403 and changes
+nothing. Every change is committed before it is answered and then pushed to every socket
+of the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Annotated, TypeVar
+
+import anyio
+import anyio.to_thread
+from fastapi import APIRouter, FastAPI, Header, Path, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import ValidationError
+
+from boardlab.core.errors import BoardLabError
+from boardlab.web.friends import schemas as fs
+from boardlab.web.friends.db import default_database_url
+from boardlab.web.friends.hub import Hub, Listener
+from boardlab.web.friends.store import (
+    FriendError,
+    FriendLimits,
+    FriendStore,
+    NoSuchGameError,
+    SeatError,
+    StaleMoveError,
+    TooManyGamesError,
+)
+
+T = TypeVar("T")
+GameId = Annotated[str, Path(min_length=10, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+STATUS: dict[type[FriendError], int] = {
+    NoSuchGameError: 404,
+    SeatError: 403,
+    StaleMoveError: 409,
+    TooManyGamesError: 429,
+}
+TICK_S = 0.5  # how often running clocks of watched games are checked
+EXPIRE_EVERY_S = 60.0
+
+
+def status_of(exc: BaseException) -> int:
+    """The HTTP status of an error (400 for bad input)."""
+    for cls, code in STATUS.items():
+        if isinstance(exc, cls):
+            return code
+    return 400
+
+
+class Friends:
+    """The shared games of one app: the store (opened on first use, or by `open`), the
+    hub of sockets, the limits and the clock watcher."""
+
+    def __init__(self, database: str | None, limits: FriendLimits | None = None) -> None:
+        self.database = database
+        self.limits = limits or FriendLimits()
+        self.hub = Hub()
+        self.limiter = anyio.CapacityLimiter(8)
+        self._store: FriendStore | None = None
+        self._lock = threading.Lock()
+        self._ticker: asyncio.Task[None] | None = None
+        self._last_expiry = 0.0
+
+    def open(self) -> FriendStore:
+        """The store, opened (and migrated) on first call."""
+        with self._lock:
+            if self._store is None:
+                url = self.database or default_database_url()
+                self._store = FriendStore(url, self.limits)
+            return self._store
+
+    def close(self) -> None:
+        """Close the store's connections."""
+        with self._lock:
+            if self._store is not None:
+                self._store.close()
+                self._store = None
+
+    async def run(self, fn: Callable[[FriendStore], T]) -> T:
+        """`fn(store)` in a worker thread (the store is synchronous)."""
+        return await anyio.to_thread.run_sync(lambda: fn(self.open()), limiter=self.limiter)
+
+    async def publish(self, game_id: str) -> None:
+        """Push the game's public state to its sockets."""
+        if not self.hub.count(game_id):
+            return
+        state = await self.run(lambda st: st.state(game_id))
+        self.hub.publish(game_id, state.model_dump(mode="json"))
+
+    def ensure_ticker(self) -> None:
+        """Start the clock watcher (while sockets are open) if it is not running."""
+        if self._ticker is None or self._ticker.done():
+            self._ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    async def _flag(self, game_id: str) -> bool:
+        return await self.run(lambda st: st.flag_if_due(game_id))
+
+    async def _tick(self) -> None:
+        while self.hub.game_ids():
+            await asyncio.sleep(TICK_S)
+            try:
+                for game_id in self.hub.game_ids():
+                    if await self._flag(game_id):
+                        await self.publish(game_id)
+                if time.monotonic() - self._last_expiry > EXPIRE_EVERY_S:
+                    self._last_expiry = time.monotonic()
+                    for game_id in await self.run(lambda st: st.expire_idle()):
+                        await self.publish(game_id)
+            except BoardLabError:
+                continue
+
+
+def _friends(request: Request) -> Friends:
+    friends: Friends = request.app.state.friends
+    return friends
+
+
+def _token(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, value = authorization.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+Auth = Annotated[str | None, Header(max_length=200)]
+router = APIRouter(prefix="/api/friends", tags=["friends"])
+
+
+@router.post("")
+async def create(req: fs.CreateRequest, request: Request) -> fs.CreatedOut:
+    """A new shared game; the creator's seat token and the invitation's token, once."""
+    friends = _friends(request)
+    client = request.client.host if request.client else "unknown"
+    await friends.run(lambda st: st.expire_idle())
+    return await friends.run(lambda st: st.create(req, client))
+
+
+@router.get("/{game_id}")
+async def get_state(
+    game_id: GameId, request: Request, authorization: Auth = None
+) -> fs.FriendStateOut:
+    """The game; with a seat's token, also which colour that seat plays."""
+    return await _friends(request).run(lambda st: st.state(game_id, _token(authorization)))
+
+
+@router.post("/{game_id}/join")
+async def join(game_id: GameId, request: Request, authorization: Auth = None) -> fs.FriendStateOut:
+    """Take one's seat: the game starts once both players have."""
+    friends = _friends(request)
+    out = await friends.run(lambda st: st.join(game_id, _token(authorization)))
+    await friends.publish(game_id)
+    return out
+
+
+@router.post("/{game_id}/move")
+async def move(
+    game_id: GameId, body: fs.MoveRequest, request: Request, authorization: Auth = None
+) -> fs.FriendStateOut:
+    """Play a move for one's seat in the position after `ply` plies."""
+    friends = _friends(request)
+    out = await friends.run(lambda st: st.move(game_id, _token(authorization), body.move, body.ply))
+    await friends.publish(game_id)
+    return out
+
+
+@router.post("/{game_id}/resign")
+async def resign(
+    game_id: GameId, request: Request, authorization: Auth = None
+) -> fs.FriendStateOut:
+    """Resign one's seat."""
+    friends = _friends(request)
+    out = await friends.run(lambda st: st.resign(game_id, _token(authorization)))
+    await friends.publish(game_id)
+    return out
+
+
+@router.post("/{game_id}/draw")
+async def draw(
+    game_id: GameId, body: fs.DrawRequest, request: Request, authorization: Auth = None
+) -> fs.FriendStateOut:
+    """Offer a draw, accept the other side's offer, or decline it."""
+    friends = _friends(request)
+    out = await friends.run(lambda st: st.draw(game_id, _token(authorization), body.action))
+    await friends.publish(game_id)
+    return out
+
+
+@router.post("/{game_id}/rematch")
+async def rematch(game_id: GameId, request: Request, authorization: Auth = None) -> fs.RematchOut:
+    """The match's next game, colours swapped (the same tokens play it)."""
+    friends = _friends(request)
+    out = await friends.run(lambda st: st.rematch(game_id, _token(authorization)))
+    await friends.publish(game_id)
+    return out
+
+
+@router.get("/{game_id}/record")
+async def record(game_id: GameId, request: Request) -> PlainTextResponse:
+    """The game as record text."""
+    text = await _friends(request).run(lambda st: st.record(game_id))
+    return PlainTextResponse(text)
+
+
+class _Bucket:
+    """A token bucket: `rate` messages a second, bursts of `burst`."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.level, self.at = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+def _same_origin(ws: WebSocket) -> bool:
+    """A browser's socket must come from a page of this server (no other site's page may
+    drive it); clients without an Origin header (the terminal) are not browsers."""
+    origin = ws.headers.get("origin")
+    if not origin:
+        return True
+    host = ws.headers.get("host", "")
+    return origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
+
+
+async def _error(ws: WebSocket, exc: BaseException) -> None:
+    message = " ".join(str(exc).split()) or exc.__class__.__name__
+    await ws.send_json(
+        {
+            "type": "error",
+            "error": message,
+            "kind": exc.__class__.__name__,
+            "status": status_of(exc),
+        }
+    )
+
+
+@router.websocket("/{game_id}/ws")
+async def socket(ws: WebSocket, game_id: str) -> None:
+    """Live updates of one game; a seat's holder may also act through it:
+    {"type": "move", "move", "ply"}, {"type": "resign"}, {"type": "draw", "action"},
+    {"type": "rematch"}, {"type": "ping"}."""
+    friends: Friends = ws.app.state.friends
+    lim = friends.limits
+    if not _same_origin(ws):
+        await ws.close(code=1008, reason="other origin")
+        return
+    if friends.hub.count(game_id) >= lim.connections_per_game:
+        await ws.close(code=1013, reason="too many connections to this game")
+        return
+    await ws.accept()
+    try:
+        hello = json.loads(await asyncio.wait_for(ws.receive_text(), timeout=10))
+        token = hello.get("token") if isinstance(hello, dict) else None
+        token = token if isinstance(token, str) and 0 < len(token) <= 200 else None
+        state = await friends.run(lambda st: st.state(game_id, token))
+    except (TimeoutError, ValueError, WebSocketDisconnect) as exc:
+        with contextlib.suppress(Exception):
+            await ws.close(code=1008, reason=f"expected a hello: {exc.__class__.__name__}")
+        return
+    except FriendError as exc:
+        await _error(ws, exc)
+        await ws.close(code=1008, reason="refused")
+        return
+    listener = Listener(colour=state.you, person=state.person)
+    friends.hub.add(game_id, listener)
+    friends.ensure_ticker()
+    await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
+    sender = asyncio.create_task(_send_loop(ws, listener))
+    bucket = _Bucket(lim.messages_per_s, lim.message_burst)
+    try:
+        while True:
+            text = await ws.receive_text()
+            if len(text.encode()) > lim.message_bytes:
+                await ws.close(
+                    code=1009, reason=f"messages are limited to {lim.message_bytes} bytes"
+                )
+                break
+            if not bucket.take():
+                await ws.close(code=1008, reason="too many messages: slow down")
+                break
+            await _handle(ws, friends, game_id, token, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        friends.hub.remove(game_id, listener)
+        sender.cancel()
+
+
+async def _send_loop(ws: WebSocket, listener: Listener) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            await ws.send_json(await listener.queue.get())
+
+
+async def _handle(
+    ws: WebSocket, friends: Friends, game_id: str, token: str | None, text: str
+) -> None:
+    try:
+        msg = json.loads(text)
+        if not isinstance(msg, dict):
+            raise ValueError("a message is a JSON object")
+        kind = msg.get("type")
+        if kind == "ping":
+            await ws.send_json({"type": "pong", "t": msg.get("t")})
+            return
+        if kind == "move":
+            body = fs.MoveRequest.model_validate({"move": msg.get("move"), "ply": msg.get("ply")})
+            await friends.run(lambda st: st.move(game_id, token, body.move, body.ply))
+        elif kind == "resign":
+            await friends.run(lambda st: st.resign(game_id, token))
+        elif kind == "draw":
+            action = fs.DrawRequest.model_validate({"action": msg.get("action")}).action
+            await friends.run(lambda st: st.draw(game_id, token, action))
+        elif kind == "rematch":
+            out = await friends.run(lambda st: st.rematch(game_id, token))
+            await ws.send_json({"type": "rematch", "id": out.id})
+        else:
+            raise ValueError(f"unknown message type {str(kind)[:20]!r}")
+    except (BoardLabError, ValueError, ValidationError) as exc:
+        if isinstance(exc, ValidationError):
+            exc = ValueError("bad message: " + "; ".join(e["msg"] for e in exc.errors()[:2]))
+        await _error(ws, exc)
+        return
+    await friends.publish(game_id)
+
+
+def install(app: FastAPI, database: str | None = None, limits: FriendLimits | None = None) -> None:
+    """Add the shared games to an app: routes, error statuses and `app.state.friends`
+    (the database is opened on first use; `boardlab serve` opens it at start)."""
+    app.state.friends = Friends(database, limits)
+    app.include_router(router)
+
+    async def friend_error(request: Request, exc: Exception) -> JSONResponse:
+        message = " ".join(str(exc).split()) or exc.__class__.__name__
+        status = status_of(exc)
+        headers = {"Retry-After": "60"} if status == 429 else None
+        return JSONResponse(
+            {"error": message, "kind": exc.__class__.__name__}, status_code=status, headers=headers
+        )
+
+    app.add_exception_handler(FriendError, friend_error)

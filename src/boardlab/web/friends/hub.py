@@ -1,0 +1,61 @@
+"""Who watches which shared game: each WebSocket connection's queue, per game id, in this
+process. A change is published after it is committed; a client that misses one (a dropped
+socket) reads the game again when it reconnects or polls."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(eq=False)
+class Listener:
+    """One connection: its seat colour (None: spectator) and its outgoing queue."""
+
+    colour: int | None
+    person: int | None
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(64))
+
+
+class Hub:
+    """Listeners by game id."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, set[Listener]] = defaultdict(set)
+
+    def add(self, game_id: str, listener: Listener) -> None:
+        """Start sending `game_id`'s changes to `listener`."""
+        self._games[game_id].add(listener)
+
+    def remove(self, game_id: str, listener: Listener) -> None:
+        """Stop sending to `listener`."""
+        group = self._games.get(game_id)
+        if group is not None:
+            group.discard(listener)
+            if not group:
+                del self._games[game_id]
+
+    def count(self, game_id: str) -> int:
+        """Connections on one game."""
+        return len(self._games.get(game_id, ()))
+
+    def game_ids(self) -> list[str]:
+        """Games with at least one connection."""
+        return list(self._games)
+
+    def publish(self, game_id: str, state: dict[str, Any]) -> None:
+        """Queue the public state for every listener (each learns its own seat from it); a
+        listener too far behind loses its oldest message (the newest state is all it needs)."""
+        for listener in list(self._games.get(game_id, ())):
+            message = {
+                "type": "state",
+                "state": {**state, "you": listener.colour, "person": listener.person},
+            }
+            q = listener.queue
+            if q.full():
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    q.get_nowait()
+            q.put_nowait(message)
