@@ -277,7 +277,10 @@ async def socket(ws: WebSocket, game_id: str) -> None:
         hello = json.loads(await asyncio.wait_for(ws.receive_text(), timeout=10))
         token = hello.get("token") if isinstance(hello, dict) else None
         token = token if isinstance(token, str) and 0 < len(token) <= 200 else None
-        state = await friends.run(lambda st: st.state(game_id, token))
+        # a seat's hello takes the seat (opening the invitation is joining)
+        state = await friends.run(
+            lambda st: st.join(game_id, token) if token else st.state(game_id)
+        )
     except (TimeoutError, ValueError, WebSocketDisconnect) as exc:
         with contextlib.suppress(Exception):
             await ws.close(code=1008, reason=f"expected a hello: {exc.__class__.__name__}")
@@ -290,6 +293,8 @@ async def socket(ws: WebSocket, game_id: str) -> None:
     friends.hub.add(game_id, listener)
     friends.ensure_ticker()
     await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
+    if token:
+        await friends.publish(game_id)  # the other side learns that this seat is here
     sender = asyncio.create_task(_send_loop(ws, listener))
     bucket = _Bucket(lim.messages_per_s, lim.message_burst)
     try:
