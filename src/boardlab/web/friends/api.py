@@ -23,13 +23,14 @@ import contextlib
 import json
 import threading
 import time
+from pathlib import Path as FilePath
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
 import anyio
 import anyio.to_thread
 from fastapi import APIRouter, FastAPI, Header, Path, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from pydantic import ValidationError
 
 from boardlab.core.errors import BoardLabError
@@ -47,6 +48,7 @@ from boardlab.web.friends.store import (
 )
 
 T = TypeVar("T")
+STATIC = FilePath(__file__).resolve().parents[1] / "static"
 GameId = Annotated[str, Path(min_length=10, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 STATUS: dict[type[FriendError], int] = {
     NoSuchGameError: 404,
@@ -369,3 +371,8 @@ def install(app: FastAPI, database: str | None = None, limits: FriendLimits | No
         )
 
     app.add_exception_handler(FriendError, friend_error)
+
+    @app.get("/friend", include_in_schema=False)
+    def friend_page() -> FileResponse:
+        """The Play a friend page (its links carry the game and seat after '#')."""
+        return FileResponse(STATIC / "friend.html", headers={"Cache-Control": "no-cache"})
