@@ -23,8 +23,8 @@ import contextlib
 import json
 import threading
 import time
-from pathlib import Path as FilePath
 from collections.abc import Callable
+from pathlib import Path as FilePath
 from typing import Annotated, TypeVar
 
 import anyio
