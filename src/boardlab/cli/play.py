@@ -148,6 +148,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--load", metavar="FILE", help="continue a saved game record")
     p.add_argument("--seed", type=int, default=None, help="seed of the computer's choices")
+    p.add_argument(
+        "--join",
+        metavar="LINK",
+        help="play a shared game (Play a friend) from its invitation link; a watch link "
+        "follows the game",
+    )
     p.set_defaults(func=run)
 
 
@@ -194,6 +200,10 @@ def setup_dialogue(
 
 def run(args: argparse.Namespace) -> int:
     """The interactive loop: computers move on their turn, humans type moves or commands."""
+    if args.join:
+        from boardlab.cli.join import run_join
+
+        return run_join(args.join)
     rules = rules_from_args(args)
     sides = sides_from_args(args, rules)
 

@@ -1,0 +1,261 @@
+"""`boardlab play --join LINK`: a shared game (Play a friend) from the terminal.
+
+LINK is the invitation link (`http://HOST:PORT/friend#g=GAME&t=TOKEN`): its token's seat is
+played here; a watch link (no `t=`) follows the game read-only. The game's socket brings
+every change; moves and commands go back over it. A dropped connection is retried with a
+growing pause, and the game goes on where it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from boardlab.cli.common import UsageError, console
+from boardlab.core.errors import BoardLabError
+from boardlab.core.registry import make_rules
+
+COMMANDS = "a move in notation, moves, resign, draw (offer), accept, decline, help, quit"
+ID = re.compile(r"^[A-Za-z0-9_-]{10,32}$")
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{10,200}$")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A shared game's address: the server, the game id and the seat token (None: watch)."""
+
+    base: str  # http(s)://host:port
+    game: str
+    token: str | None
+
+    @property
+    def socket_url(self) -> str:
+        """The game's WebSocket address."""
+        scheme = "wss" if self.base.startswith("https") else "ws"
+        return f"{scheme}{self.base[self.base.index(':') :]}/api/friends/{self.game}/ws"
+
+
+def parse_link(text: str) -> Link:
+    """Read an invitation or watch link; UsageError with one line if it is not one."""
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise UsageError(
+            f"not a Play a friend link: {text[:80]!r} (expected http://HOST/friend#g=…)"
+        )
+    fields = parse_qs(parts.fragment)
+    game = (fields.get("g") or [""])[0]
+    if not ID.match(game):
+        raise UsageError("the link names no game (its part after '#' needs g=GAME)")
+    tokens = fields.get("t")
+    token = tokens[0] if tokens else None
+    if token is not None and not TOKEN.match(token):
+        raise UsageError("the link's seat token is malformed")
+    return Link(f"{parts.scheme}://{parts.netloc}", game, token)
+
+
+class Client:
+    """Plays (or watches) one shared game over its socket; `ask` reads a line when it is
+    this seat's turn (or the game is over), `say` prints."""
+
+    def __init__(
+        self,
+        link: Link,
+        ask: Callable[[str], str],
+        say: Callable[[Any], None] = console.print,
+        retries: int = 20,
+    ) -> None:
+        self.link = link
+        self.ask = ask
+        self.say = say
+        self.retries = retries
+        self.state: dict[str, Any] | None = None
+        self.shown: tuple[Any, ...] | None = None
+        # what the game looked like when a move or command was sent: wait for a change
+        self.pending: tuple[Any, ...] | None = None
+
+    # -- the loop ------------------------------------------------------------------------
+    def run(self) -> int:
+        """Until the game ends and the player quits (0), or the server stays away (2)."""
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+        failures = 0
+        while True:
+            try:
+                done = self._session()
+                if done:
+                    return 0
+                failures = 0  # switched games: connect again at once
+            except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
+                failures += 1
+                if failures > self.retries:
+                    raise BoardLabError(
+                        "the server cannot be reached; try the link again later"
+                    ) from None
+                pause = min(5.0, 0.5 * 2 ** (failures - 1))
+                self.say(f"[yellow]connection lost: reconnecting in {pause:.1f} s…[/]")
+                time.sleep(pause)
+
+    def _session(self) -> bool:
+        """One connection; True when the user is done, False to connect again."""
+        from websockets.sync.client import connect
+
+        with connect(self.link.socket_url, open_timeout=10, close_timeout=2) as ws:
+            ws.send(json.dumps({"type": "hello", "token": self.link.token}))
+            while True:
+                msg = json.loads(ws.recv())
+                if self._handle(msg):
+                    return True
+                state = self.state
+                if state is None:
+                    continue
+                if state.get("next_game") and state["status"] != "playing":
+                    self.say(f"[bold]Rematch:[/] game {state['match']['games']} of the match")
+                    self.link = Link(self.link.base, state["next_game"], self.link.token)
+                    self.state = None
+                    return False
+                self._show()
+                if state["status"] in ("over", "expired"):
+                    if self.link.token is None:
+                        return True
+                    answer = self._read("rematch or quit> ")
+                    if answer in (None, "quit", "q", "exit"):
+                        return True
+                    ws.send(json.dumps({"type": "rematch"}))
+                    continue
+                if self._my_turn() and self.pending is None:
+                    self._turn(ws)
+
+    def _handle(self, msg: dict[str, Any]) -> bool:
+        kind = msg.get("type")
+        if kind == "state":
+            self.state = msg["state"]
+            if self.pending is not None and _key(msg["state"]) != self.pending:
+                self.pending = None
+        elif kind == "error":
+            self.pending = None
+            if msg.get("status") in (403, 404) and self.state is None:
+                raise BoardLabError(str(msg.get("error")))
+            self.say(f"[red]{' '.join(str(msg.get('error')).split())}[/]")
+        return False
+
+    def _my_turn(self) -> bool:
+        s = self.state
+        return bool(s and s["status"] == "playing" and s.get("you") == s["to_move"])
+
+    def _read(self, prompt: str) -> str | None:
+        try:
+            return self.ask(prompt).strip()
+        except EOFError:
+            return None
+
+    def _turn(self, ws: Any) -> None:
+        """Ask until a move or command is sent (or the user quits: raises SystemExit 0)."""
+        s = self.state
+        assert s is not None
+        names = s["players"]
+        while True:
+            line = self._read(f"{names[s['you']]} to move> ")
+            if line is None or line.lower() in ("quit", "q", "exit"):
+                raise _Quit
+            word = line.lower()
+            if not line:
+                continue
+            if word in ("help", "?"):
+                self.say(f"Type {COMMANDS}.")
+                continue
+            if word == "moves":
+                self.say(" ".join(s["legal_moves"]) or "no moves")
+                continue
+            self.pending = _key(s)
+            if word == "resign":
+                ws.send(json.dumps({"type": "resign"}))
+            elif word in ("draw", "offer"):
+                ws.send(json.dumps({"type": "draw", "action": "offer"}))
+            elif word in ("accept", "decline"):
+                ws.send(json.dumps({"type": "draw", "action": word}))
+            else:
+                ws.send(json.dumps({"type": "move", "move": line, "ply": s["ply"]}))
+            return
+
+    # -- drawing ---------------------------------------------------------------------------
+    def _show(self) -> None:
+        s = self.state
+        assert s is not None
+        key = _key(s)
+        if key == self.shown:
+            return
+        self.shown = key
+        from boardlab.cli.play import render
+
+        rules = make_rules(s["game"], s["variant"], s["size"])
+        position = rules.parse_position(s["position"])
+        last = rules.parse_move(s["moves"][-1]) if s["moves"] else None
+        self.say(render(rules, position, last))
+        if s["moves"]:
+            self.say(f"last move: {s['moves'][-1]}")
+        self.say(self._status_line())
+
+    def _status_line(self) -> str:
+        s = self.state
+        assert s is not None
+        names = s["players"]
+        you = s.get("you")
+        score = s["match"]["score"]
+        me = s.get("person") or 0
+        match = f"match {_points(score[me])}–{_points(score[1 - me])}"
+        clock = ""
+        if s.get("clock"):
+            left = s["clock"]["remaining_ms"]
+            clock = f" · clock {names[0]} {_clock(left[0])}, {names[1]} {_clock(left[1])}"
+        if s["status"] == "waiting":
+            return "waiting for the other player to open the invitation…"
+        if s["status"] == "expired":
+            return "the game expired after a long pause"
+        if s["result"] is not None:
+            r = s["result"]
+            text = "Draw" if r["winner"] is None else f"{names[r['winner']].capitalize()} wins"
+            return f"[bold]{text} ({r['reason']})[/] · {match}"
+        offer = ""
+        if s["draw_offer"] is not None and you is not None and s["draw_offer"] != you:
+            offer = " · your friend offers a draw (accept / decline)"
+        if you is None:
+            return f"{names[s['to_move']]} to move (watching){clock}"
+        turn = "your move" if you == s["to_move"] else f"{names[s['to_move']]} to move"
+        return f"you play {names[you]} · {turn}{clock} · {match}{offer}"
+
+
+class _Quit(Exception):
+    """The user typed quit (or closed the input)."""
+
+
+def _key(state: dict[str, Any]) -> tuple[Any, ...]:
+    return (state["id"], state["ply"], state["status"], state["draw_offer"])
+
+
+def _points(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{int(x) or ''}½"
+
+
+def _clock(ms: int) -> str:
+    s = max(0, ms) // 1000
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def run_join(link_text: str, ask: Callable[[str], str] | None = None) -> int:
+    """`boardlab play --join LINK`."""
+    link = parse_link(link_text)
+    client = Client(link, ask or console.input)
+    console.print(
+        "Joined a shared game"
+        + (" as a spectator" if link.token is None else "")
+        + f" at {link.base}. Type {COMMANDS}."
+    )
+    try:
+        return client.run()
+    except _Quit:
+        return 0
