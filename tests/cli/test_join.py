@@ -92,5 +92,5 @@ def test_the_terminal_plays_a_whole_shared_game(tmp_path: Path) -> None:
         red_moves = final["moves"][1::2]
         assert red_moves == [m for m in typed if m not in ("quit", "b2-b2")]
         assert any("wins" in line or "Draw" in line for line in printed)
-        assert any(line.startswith("[red]b2-b2") for line in printed)  # the refusal, shown
+        assert any(line.startswith("[red]") and "b2" in line for line in printed)  # refused
         assert client.state is not None and client.state["you"] == 1
