@@ -101,11 +101,13 @@ class Friends:
         """`fn(store)` in a worker thread (the store is synchronous)."""
         return await anyio.to_thread.run_sync(lambda: fn(self.open()), limiter=self.limiter)
 
-    async def publish(self, game_id: str) -> None:
-        """Push the game's public state to its sockets."""
+    async def publish(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
+        """Push the game's public state (the one just committed, or read again) to its
+        sockets."""
         if not self.hub.count(game_id):
             return
-        state = await self.run(lambda st: st.state(game_id))
+        if state is None or state.id != game_id:
+            state = await self.run(lambda st: st.state(game_id))
         self.hub.publish(game_id, state.model_dump(mode="json"))
 
     def ensure_ticker(self) -> None:
@@ -169,7 +171,7 @@ async def join(game_id: GameId, request: Request, authorization: Auth = None) ->
     """Take one's seat: the game starts once both players have."""
     friends = _friends(request)
     out = await friends.run(lambda st: st.join(game_id, _token(authorization)))
-    await friends.publish(game_id)
+    await friends.publish(game_id, out)
     return out
 
 
@@ -180,7 +182,7 @@ async def move(
     """Play a move for one's seat in the position after `ply` plies."""
     friends = _friends(request)
     out = await friends.run(lambda st: st.move(game_id, _token(authorization), body.move, body.ply))
-    await friends.publish(game_id)
+    await friends.publish(game_id, out)
     return out
 
 
@@ -191,7 +193,7 @@ async def resign(
     """Resign one's seat."""
     friends = _friends(request)
     out = await friends.run(lambda st: st.resign(game_id, _token(authorization)))
-    await friends.publish(game_id)
+    await friends.publish(game_id, out)
     return out
 
 
@@ -202,7 +204,7 @@ async def draw(
     """Offer a draw, accept the other side's offer, or decline it."""
     friends = _friends(request)
     out = await friends.run(lambda st: st.draw(game_id, _token(authorization), body.action))
-    await friends.publish(game_id)
+    await friends.publish(game_id, out)
     return out
 
 
@@ -296,7 +298,7 @@ async def socket(ws: WebSocket, game_id: str) -> None:
     friends.ensure_ticker()
     await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
     if token:
-        await friends.publish(game_id)  # the other side learns that this seat is here
+        await friends.publish(game_id, state)  # the other side learns that this seat is here
     sender = asyncio.create_task(_send_loop(ws, listener))
     bucket = _Bucket(lim.messages_per_s, lim.message_burst)
     try:
@@ -335,14 +337,15 @@ async def _handle(
         if kind == "ping":
             await ws.send_json({"type": "pong", "t": msg.get("t")})
             return
+        state: fs.FriendStateOut | None = None
         if kind == "move":
             body = fs.MoveRequest.model_validate({"move": msg.get("move"), "ply": msg.get("ply")})
-            await friends.run(lambda st: st.move(game_id, token, body.move, body.ply))
+            state = await friends.run(lambda st: st.move(game_id, token, body.move, body.ply))
         elif kind == "resign":
-            await friends.run(lambda st: st.resign(game_id, token))
+            state = await friends.run(lambda st: st.resign(game_id, token))
         elif kind == "draw":
             action = fs.DrawRequest.model_validate({"action": msg.get("action")}).action
-            await friends.run(lambda st: st.draw(game_id, token, action))
+            state = await friends.run(lambda st: st.draw(game_id, token, action))
         elif kind == "rematch":
             out = await friends.run(lambda st: st.rematch(game_id, token))
             await ws.send_json({"type": "rematch", "id": out.id})
@@ -353,7 +356,7 @@ async def _handle(
             exc = ValueError("bad message: " + "; ".join(e["msg"] for e in exc.errors()[:2]))
         await _error(ws, exc)
         return
-    await friends.publish(game_id)
+    await friends.publish(game_id, state)
 
 
 def install(app: FastAPI, database: str | None = None, limits: FriendLimits | None = None) -> None:

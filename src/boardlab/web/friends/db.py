@@ -43,9 +43,10 @@ def sqlite_url(path: Path | str) -> str:
     return f"sqlite:///{Path(path)}"
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, immediate: bool = True) -> Engine:
     """An engine for `url`; a URL SQLAlchemy cannot read (or whose driver is missing) is a
-    UsageError with one line."""
+    UsageError with one line. With SQLite, `immediate` transactions take the write lock at
+    their start (for writers); without it they start deferred (for readers)."""
     try:
         parsed = make_url(url)
     except ArgumentError:
@@ -63,11 +64,11 @@ def make_engine(url: str) -> Engine:
     except (NoSuchModuleError, ImportError) as exc:
         raise UsageError(f"cannot open database {parsed.render_as_string()}: {exc}") from None
     if sqlite:
-        _sqlite_setup(engine)
+        _sqlite_setup(engine, immediate)
     return engine
 
 
-def _sqlite_setup(engine: Engine) -> None:
+def _sqlite_setup(engine: Engine, immediate: bool) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, record: Any) -> None:
         dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" below starts them
@@ -79,7 +80,7 @@ def _sqlite_setup(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def alembic_config() -> Config:

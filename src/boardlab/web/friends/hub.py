@@ -25,6 +25,7 @@ class Hub:
 
     def __init__(self) -> None:
         self._games: dict[str, set[Listener]] = defaultdict(set)
+        self._last: dict[str, tuple[int, float]] = {}  # newest (ply, updated_at) sent
 
     def add(self, game_id: str, listener: Listener) -> None:
         """Start sending `game_id`'s changes to `listener`."""
@@ -37,6 +38,7 @@ class Hub:
             group.discard(listener)
             if not group:
                 del self._games[game_id]
+                self._last.pop(game_id, None)
 
     def count(self, game_id: str) -> int:
         """Connections on one game."""
@@ -48,7 +50,12 @@ class Hub:
 
     def publish(self, game_id: str, state: dict[str, Any]) -> None:
         """Queue the public state for every listener (each learns its own seat from it); a
-        listener too far behind loses its oldest message (the newest state is all it needs)."""
+        listener too far behind loses its oldest message (the newest state is all it needs).
+        A state older than one already sent (answers of racing threads) is dropped."""
+        version = (int(state.get("ply", 0)), float(state.get("updated_at", 0.0)))
+        if version < self._last.get(game_id, (-1, -1.0)):
+            return
+        self._last[game_id] = version
         for listener in list(self._games.get(game_id, ())):
             message = {
                 "type": "state",

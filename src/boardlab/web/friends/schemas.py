@@ -97,6 +97,7 @@ class FriendStateOut(BaseModel):
     match: MatchOut
     next_game: str | None
     facts: s.BoardFactsOut | None = None
+    updated_at: float = 0.0  # when the game last changed (server time)
     you: int | None = None
     person: int | None = None
 

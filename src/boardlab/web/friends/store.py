@@ -107,14 +107,23 @@ class FriendStore:
         if migrate:
             dbmod.upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # reads take no write lock (SQLite in WAL mode lets them run beside the writer)
+        self.read_engine: Engine = dbmod.make_engine(url, immediate=False)
+        self._reads = sessionmaker(self.read_engine, expire_on_commit=False)
 
     def close(self) -> None:
         """Release the database's connections."""
         self.engine.dispose()
+        self.read_engine.dispose()
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
         with self._sessions.begin() as db:
+            yield db
+
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        with self._reads.begin() as db:
             yield db
 
     # -- reading ---------------------------------------------------------------------------
@@ -149,12 +158,14 @@ class FriendStore:
                 return seat
         raise SeatError("this token holds no seat of this game")
 
-    def _clock_left(self, game: Game, now: float) -> list[int] | None:
+    def _clock_left(
+        self, game: Game, now: float, replay: _Replay | None = None
+    ) -> list[int] | None:
         if game.clock_ms is None:
             return None
         left = [seat.remaining_ms if seat.remaining_ms is not None else 0 for seat in game.seats]
         if game.status == "playing" and game.turn_started_at is not None:
-            mover = self._to_move(game)
+            mover = (replay or self._replay(game)).session.to_move
             left[mover] -= round((now - game.turn_started_at) * 1000)
         return left
 
@@ -182,12 +193,14 @@ class FriendStore:
                 points[people[g.result.winner]] += 1.0
         return count, (points[0], points[1])
 
-    def _out(self, db: Session, game: Game, seat: Seat | None = None) -> fs.FriendStateOut:
+    def _out(
+        self, db: Session, game: Game, seat: Seat | None = None, replay: _Replay | None = None
+    ) -> fs.FriendStateOut:
         now = self.now()
-        r = self._replay(game)
+        r = replay or self._replay(game)
         rules, session = r.rules, r.session
         fmt = rules.format_position
-        left = self._clock_left(game, now)
+        left = self._clock_left(game, now, r)
         clock = None
         if left is not None and game.clock_ms is not None:
             running = session.to_move if game.status == "playing" else None
@@ -232,6 +245,7 @@ class FriendStore:
             match=fs.MatchOut(id=game.match_id, games=count, score=score),
             next_game=game.next_game_id,
             facts=board_facts(rules, session.position),
+            updated_at=game.updated_at,
             you=None if seat is None else seat.colour,
             person=None if seat is None else seat.person,
         )
@@ -239,11 +253,16 @@ class FriendStore:
     def state(self, game_id: str, token: str | None = None) -> fs.FriendStateOut:
         """The game as a spectator sees it; with a valid seat token, as that seat sees it
         (an invalid token is refused rather than silently shown the spectator's view)."""
-        self.flag_if_due(game_id)
-        with self._tx() as db:
-            game = self._load(db, game_id)
-            seat = self._seat_of(game, token) if token else None
-            return self._out(db, game, seat)
+        for _ in range(2):
+            with self._read() as db:
+                game = self._load(db, game_id)
+                seat = self._seat_of(game, token) if token else None
+                r = self._replay(game)
+                left = self._clock_left(game, self.now(), r)
+                if left is None or game.status != "playing" or left[r.session.to_move] > 0:
+                    return self._out(db, game, seat, r)
+            self.flag_if_due(game_id)  # the running clock is out: end the game, then read
+        raise AssertionError("unreachable: a flagged game is no longer playing")
 
     def seat_colour(self, game_id: str, token: str) -> int:
         """The colour a token plays in a game (SeatError when it holds no seat)."""
@@ -252,7 +271,7 @@ class FriendStore:
 
     def record(self, game_id: str) -> str:
         """The game as record text (tags, numbered moves, result)."""
-        with self._tx() as db:
+        with self._read() as db:
             game = self._load(db, game_id)
             r = self._replay(game)
             names = r.rules.player_names
@@ -355,7 +374,8 @@ class FriendStore:
     # -- playing ---------------------------------------------------------------------------
     def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
         """Play `move` for the seat of `token` in the position after `ply` plies."""
-        self.flag_if_due(game_id)
+        if self.flag_if_due(game_id):
+            raise IllegalMoveError("the game is over: the clock ran out")
         try:
             with self._tx() as db:
                 game = self._load(db, game_id)
@@ -387,7 +407,7 @@ class FriendStore:
                 if outcome is not None:
                     self._finish(game, outcome.winner, outcome.reason.value, now)
                 db.flush()
-                return self._out(db, game, seat)
+                return self._out(db, game, seat, r)
         except (StaleDataError, IntegrityError):
             raise StaleMoveError("another move for this position was accepted first") from None
 
@@ -523,6 +543,12 @@ class FriendStore:
     def flag_if_due(self, game_id: str) -> bool:
         """End the game on time if its running clock is out; True if this call ended it."""
         try:
+            with self._read() as db:  # most games have no clock: one small query
+                row = db.execute(
+                    select(Game.clock_ms, Game.status).where(Game.id == game_id)
+                ).one_or_none()
+                if row is None or row.clock_ms is None or row.status != "playing":
+                    return False
             with self._tx() as db:
                 game = self._load(db, game_id)
                 if game.clock_ms is None or game.status != "playing":

@@ -1,0 +1,198 @@
+"""Shared games over WebSockets: N concurrent games (default 200) moving for S seconds
+(default 60) against a real server process on loopback.
+
+Each game has two socket clients; the side to move answers the opponent's move at once with
+a legal move, and a finished game is followed by its rematch, so every game keeps moving.
+Prints moves per second, the latency from sending a move to the opponent seeing it
+(p50/p95/p99), errors, and the server process's memory (resident now and at its peak).
+Bounded: loopback only, a fixed number of games, a fixed duration.
+
+Run: python benchmarks/friends_ws.py [--games 200] [--seconds 60] [--size 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _machine import header
+
+SERVER = """
+import sys, uvicorn
+from boardlab.web import create_app
+from boardlab.web.friends.store import FriendLimits
+limits = FriendLimits(open_per_client=100_000, open_total=100_000, messages_per_s=1000,
+                      message_burst=1000)
+app = create_app(tables=sys.argv[3], database=sys.argv[2], friends=limits)
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
+            ws_max_size=limits.message_bytes)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def memory_mib(pid: int) -> tuple[float, float]:
+    """Resident and peak resident memory of a process, MiB (Linux /proc)."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    kib = lambda k: float(fields.get(k, "0 kB").split()[0])  # noqa: E731
+    return kib("VmRSS") / 1024, kib("VmHWM") / 1024
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.sent: dict[tuple[str, int], float] = {}
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.errors = 0
+        self.games_finished = 0
+        self.stop = False
+
+
+async def player(base: str, game: str, token: str, stats: Stats, rng: random.Random) -> None:
+    """One seat: moves whenever it is its turn; follows rematches; counts what it sees."""
+    url = base.replace("http", "ws", 1)
+    while not stats.stop:
+        async with connect(f"{url}/api/friends/{game}/ws", max_queue=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            next_game = None
+            while not stats.stop:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                msg = json.loads(raw)
+                if msg["type"] == "error":
+                    if msg.get("status") != 409:
+                        stats.errors += 1
+                    continue
+                if msg["type"] != "state":
+                    continue
+                s = msg["state"]
+                ply = s["ply"]
+                if ply and s["to_move"] == s["you"]:  # the opponent's move reached this seat
+                    t0 = stats.sent.pop((game, ply - 1), None)
+                    if t0 is not None:
+                        stats.latencies.append(time.perf_counter() - t0)
+                        stats.moves += 1
+                if s["next_game"]:
+                    next_game = s["next_game"]
+                    break
+                if s["status"] == "over":
+                    if s["person"] == 0:
+                        stats.games_finished += 1
+                        await ws.send(json.dumps({"type": "rematch"}))
+                    continue
+                if s["status"] == "playing" and s["to_move"] == s["you"]:
+                    if (game, ply) in stats.sent:
+                        continue  # sent already; this is an echo of something else
+                    move = rng.choice(s["legal_moves"])
+                    stats.sent[(game, ply)] = time.perf_counter()
+                    await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
+            if next_game is None:
+                return
+            game = next_game
+
+
+async def run(base: str, games: int, seconds: float, size: int, seed: int) -> Stats:
+    stats = Stats()
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        seats = []
+        for _ in range(games):
+            r = await http.post("/api/friends", json={"game": "dodgem", "size": size})
+            r.raise_for_status()
+            c = r.json()
+            seats.append((c["id"], c["token"]))
+            seats.append((c["id"], c["invite_token"]))
+    tasks = [
+        asyncio.create_task(player(base, gid, tok, stats, random.Random(rng.random())))
+        for gid, tok in seats
+    ]
+    await asyncio.sleep(seconds)
+    stats.stop = True
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return stats
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--size", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    if not (1 <= args.games <= 1000 and 1 <= args.seconds <= 600):
+        raise SystemExit("--games 1-1000 and --seconds 1-600 keep the run bounded")
+    print(header("Shared games over WebSockets"))
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SERVER, str(port), db, str(Path(tmp) / "tables")],
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise SystemExit("the server did not start")
+                time.sleep(0.2)
+            idle_rss, _ = memory_mib(proc.pid)
+            started = time.perf_counter()
+            stats = asyncio.run(run(base, args.games, args.seconds, args.size, args.seed))
+            elapsed = time.perf_counter() - started
+            rss, peak = memory_mib(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(20)
+    lat = [x * 1000 for x in stats.latencies]
+    print(
+        f"{args.games} games ({2 * args.games} sockets), {args.size}×{args.size} Dodgem, "
+        f"{args.seconds:.0f} s on loopback; SQLite file, WAL, synchronous=FULL"
+    )
+    print(f"moves seen by the opponent: {stats.moves} ({stats.moves / elapsed:.1f} moves/s)")
+    print(f"games finished (and rematched): {stats.games_finished}")
+    if lat:
+        print(
+            f"latency send -> opponent sees it: p50 {percentile(lat, 0.5):.1f} ms, "
+            f"p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
+            f"max {max(lat):.1f} ms"
+        )
+    print(f"errors: {stats.errors}")
+    print(f"server memory: {idle_rss:.0f} MiB before, {rss:.0f} MiB after, peak {peak:.0f} MiB")
+    print(f"client CPU count shared with the server: {os.cpu_count()}")
+
+
+if __name__ == "__main__":
+    main()
