@@ -35,7 +35,7 @@ import sys, uvicorn
 from boardlab.web import create_app
 from boardlab.web.friends.store import FriendLimits
 limits = FriendLimits(open_per_client=100_000, open_total=100_000, messages_per_s=1000,
-                      message_burst=1000)
+                      message_burst=1000, full_sync=sys.argv[4] == "full")
 app = create_app(tables=sys.argv[3], database=sys.argv[2], friends=limits)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
             ws_max_size=limits.message_bytes)
@@ -146,6 +146,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--size", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--sync",
+        choices=("full", "normal"),
+        default="full",
+        help="SQLite sync per commit: full (the server's default) or normal",
+    )
     args = ap.parse_args()
     if not (1 <= args.games <= 1000 and 1 <= args.seconds <= 600):
         raise SystemExit("--games 1-1000 and --seconds 1-600 keep the run bounded")
@@ -154,7 +160,7 @@ def main() -> None:
         port = free_port()
         db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         proc = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(port), db, str(Path(tmp) / "tables")],
+            [sys.executable, "-c", SERVER, str(port), db, str(Path(tmp) / "tables"), args.sync],
         )
         base = f"http://127.0.0.1:{port}"
         try:
@@ -179,7 +185,7 @@ def main() -> None:
     lat = [x * 1000 for x in stats.latencies]
     print(
         f"{args.games} games ({2 * args.games} sockets), {args.size}×{args.size} Dodgem, "
-        f"{args.seconds:.0f} s on loopback; SQLite file, WAL, synchronous=FULL"
+        f"{args.seconds:.0f} s on loopback; SQLite file, WAL, synchronous={args.sync.upper()}"
     )
     print(f"moves seen by the opponent: {stats.moves} ({stats.moves / elapsed:.1f} moves/s)")
     print(f"games finished (and rematched): {stats.games_finished}")

@@ -43,10 +43,13 @@ def sqlite_url(path: Path | str) -> str:
     return f"sqlite:///{Path(path)}"
 
 
-def make_engine(url: str, immediate: bool = True) -> Engine:
+def make_engine(url: str, immediate: bool = True, full_sync: bool = True) -> Engine:
     """An engine for `url`; a URL SQLAlchemy cannot read (or whose driver is missing) is a
     UsageError with one line. With SQLite, `immediate` transactions take the write lock at
-    their start (for writers); without it they start deferred (for readers)."""
+    their start (for writers); without it they start deferred (for readers). `full_sync`
+    (the default) syncs the log to disk at every commit, so an acknowledged change survives
+    even a power cut; without it (synchronous=NORMAL) it survives a killed process, not
+    necessarily a power cut, and commits are much cheaper."""
     try:
         parsed = make_url(url)
     except ArgumentError:
@@ -64,17 +67,17 @@ def make_engine(url: str, immediate: bool = True) -> Engine:
     except (NoSuchModuleError, ImportError) as exc:
         raise UsageError(f"cannot open database {parsed.render_as_string()}: {exc}") from None
     if sqlite:
-        _sqlite_setup(engine, immediate)
+        _sqlite_setup(engine, immediate, full_sync)
     return engine
 
 
-def _sqlite_setup(engine: Engine, immediate: bool) -> None:
+def _sqlite_setup(engine: Engine, immediate: bool, full_sync: bool) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, record: Any) -> None:
         dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" below starts them
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute(f"PRAGMA synchronous={'FULL' if full_sync else 'NORMAL'}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload, sessionmaker
+from sqlalchemy.orm import Session, joinedload, selectinload, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from boardlab.core.errors import BoardLabError, IllegalMoveError, NotationError, UsageError
@@ -59,8 +59,9 @@ class TooManyGamesError(FriendError):
 
 @dataclass(frozen=True)
 class FriendLimits:
-    """Bounds of the shared games: open games per client address and in all, idle expiry,
-    and the WebSocket's message size and rate (per connection)."""
+    """Bounds and settings of the shared games: open games per client address and in all,
+    idle expiry, the WebSocket's message size and rate (per connection), and whether SQLite
+    syncs every commit to disk (`full_sync`, see `db.make_engine`)."""
 
     open_per_client: int = 20
     open_total: int = 2000
@@ -69,6 +70,7 @@ class FriendLimits:
     messages_per_s: float = 10.0
     message_burst: int = 30
     connections_per_game: int = 64
+    full_sync: bool = True
 
 
 def hash_token(token: str) -> str:
@@ -103,12 +105,14 @@ class FriendStore:
         self.url = url
         self.limits = limits or FriendLimits()
         self.now = now
-        self.engine: Engine = dbmod.make_engine(url)
+        self.engine: Engine = dbmod.make_engine(url, full_sync=self.limits.full_sync)
         if migrate:
             dbmod.upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         # reads take no write lock (SQLite in WAL mode lets them run beside the writer)
-        self.read_engine: Engine = dbmod.make_engine(url, immediate=False)
+        self.read_engine: Engine = dbmod.make_engine(
+            url, immediate=False, full_sync=self.limits.full_sync
+        )
         self._reads = sessionmaker(self.read_engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -130,11 +134,15 @@ class FriendStore:
     def _load(self, db: Session, game_id: str) -> Game:
         if not isinstance(game_id, str) or not 10 <= len(game_id) <= 32:
             raise NoSuchGameError("no such shared game")
-        game = db.execute(
-            select(Game)
-            .where(Game.id == game_id)
-            .options(selectinload(Game.seats), selectinload(Game.moves), selectinload(Game.result))
-        ).scalar_one_or_none()
+        game = (
+            db.execute(
+                select(Game)
+                .where(Game.id == game_id)
+                .options(joinedload(Game.seats), joinedload(Game.result), selectinload(Game.moves))
+            )
+            .unique()
+            .scalar_one_or_none()
+        )
         if game is None:
             raise NoSuchGameError("no such shared game")
         return game
@@ -173,25 +181,23 @@ class FriendStore:
         return self._replay(game).session.to_move
 
     def _score(self, db: Session, match_id: str) -> tuple[int, tuple[float, float]]:
-        games = db.execute(
-            select(Game)
+        count = db.scalar(select(func.count()).select_from(Game).where(Game.match_id == match_id))
+        # one row per finished game: the winner's person (None for a draw) and the reason
+        rows = db.execute(
+            select(Result.winner, Result.reason, Seat.person)
+            .join(Game, Game.id == Result.game_id)
+            .outerjoin(Seat, (Seat.game_id == Result.game_id) & (Seat.colour == Result.winner))
             .where(Game.match_id == match_id)
-            .options(selectinload(Game.seats), selectinload(Game.result))
-        ).scalars()
+        ).all()
         points = [0.0, 0.0]
-        count = 0
-        for g in games:
-            count += 1
-            if g.result is None:
-                continue
-            people = {seat.colour: seat.person for seat in g.seats}
-            if g.result.winner is None:
-                if g.result.reason != "aborted":
+        for winner, reason, person in rows:
+            if winner is None:
+                if reason != "aborted":
                     points[0] += 0.5
                     points[1] += 0.5
-            else:
-                points[people[g.result.winner]] += 1.0
-        return count, (points[0], points[1])
+            elif person is not None:
+                points[person] += 1.0
+        return int(count or 0), (points[0], points[1])
 
     def _out(
         self, db: Session, game: Game, seat: Seat | None = None, replay: _Replay | None = None
@@ -374,42 +380,45 @@ class FriendStore:
     # -- playing ---------------------------------------------------------------------------
     def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
         """Play `move` for the seat of `token` in the position after `ply` plies."""
-        if self.flag_if_due(game_id):
-            raise IllegalMoveError("the game is over: the clock ran out")
+        flagged = False
         try:
             with self._tx() as db:
                 game = self._load(db, game_id)
                 seat = self._seat_of(game, token)
                 self._check_playing(game)
-                if ply != game.ply:
-                    raise StaleMoveError(
-                        f"the game is at ply {game.ply}, not {ply}: the board has changed"
-                    )
-                r = self._replay(game)
-                if r.session.to_move != seat.colour:
-                    raise IllegalMoveError(
-                        f"it is {r.rules.player_names[r.session.to_move]}'s turn"
-                    )
-                try:
-                    m = r.rules.parse_move(move)
-                    r.session.play(m)
-                except NotationError as exc:
-                    raise NotationError(f"{move.strip()[:24]}: {exc}") from None
-                now = self.now()
-                self._run_clock(game, seat, now)
-                if game.status != "playing":  # the flag fell before the move arrived
-                    return self._out(db, game, seat)
-                game.moves.append(MoveRow(ply=ply, move=r.rules.format_move(m), played_at=now))
-                game.ply = ply + 1  # the version: UPDATE ... WHERE ply = <ply>
-                game.updated_at = now
-                game.draw_offer = None
-                outcome = r.session.result
-                if outcome is not None:
-                    self._finish(game, outcome.winner, outcome.reason.value, now)
-                db.flush()
-                return self._out(db, game, seat, r)
+                self._settle_clock(game, self.now())
+                flagged = game.status != "playing"  # the flag fell before the move came
+                if not flagged:
+                    return self._play(db, game, seat, move, ply)
         except (StaleDataError, IntegrityError):
             raise StaleMoveError("another move for this position was accepted first") from None
+        raise IllegalMoveError("the game is over: the clock ran out")
+
+    def _play(self, db: Session, game: Game, seat: Seat, move: str, ply: int) -> fs.FriendStateOut:
+        """The move's checks and its rows (inside the caller's transaction)."""
+        if ply != game.ply:
+            raise StaleMoveError(f"the game is at ply {game.ply}, not {ply}: the board has changed")
+        r = self._replay(game)
+        if r.session.to_move != seat.colour:
+            raise IllegalMoveError(f"it is {r.rules.player_names[r.session.to_move]}'s turn")
+        try:
+            m = r.rules.parse_move(move)
+            r.session.play(m)
+        except NotationError as exc:
+            raise NotationError(f"{move.strip()[:24]}: {exc}") from None
+        now = self.now()
+        self._run_clock(game, seat, now)
+        if game.status != "playing":  # the flag fell before the move arrived
+            return self._out(db, game, seat)
+        game.moves.append(MoveRow(ply=ply, move=r.rules.format_move(m), played_at=now))
+        game.ply = ply + 1  # the version: UPDATE ... WHERE ply = <ply>
+        game.updated_at = now
+        game.draw_offer = None
+        outcome = r.session.result
+        if outcome is not None:
+            self._finish(game, outcome.winner, outcome.reason.value, now)
+        db.flush()
+        return self._out(db, game, seat, r)
 
     def _run_clock(self, game: Game, seat: Seat, now: float) -> None:
         if game.clock_ms is None or game.turn_started_at is None or seat.remaining_ms is None:
