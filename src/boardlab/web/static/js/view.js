@@ -177,7 +177,7 @@ export function createView({ store, handlers }) {
     if (mode === "perfect") text = t("level4.perfect");
     else if (mode === "search") {
       const game = t(`game.${s.settings.game}`);
-      text = tb && tb.solvable ? t("level4.search") : t("level4.searchOnly", { game });
+      text = tb && tb.solvable ? t(building ? "level4.building" : "level4.search") : t("level4.searchOnly", { game });
     }
     const canBuild = tb && tb.solvable && (tb.state === "missing" || tb.state === "failed");
     if (canBuild && tb.estimate_s) text += `${getLang() === "ja" ? "" : " "}${t("table.estimate", { s: Math.round(tb.estimate_s) })}`;
