@@ -311,3 +311,25 @@ def test_help_close_is_in_view_without_scrolling_on_a_phone(open_page: Any) -> N
         assert in_view(page, close)
         page.click(close)
         assert page.locator("#help-dialog").is_hidden()
+
+
+def test_desktop_controls_stay_in_view_with_the_notice_a_message_and_the_level_note(
+    open_page: Any,
+) -> None:
+    page = open_page(1440, 900)
+    page.select_option("#s-size", "3")
+    page.select_option("#s-side0", "human")
+    page.select_option("#s-side1", "4")
+    page.click("#start")
+    page.wait_for_selector("#level-note:not([hidden])")
+    page.click("[data-sq=a2]")
+    page.click("[data-sq=a1]")
+    page.wait_for_selector("#notice:not([hidden])", timeout=60_000)
+    page.wait_for_function(
+        "() => document.getElementById('status-text').textContent.includes('(You)')"
+    )
+    page.click("[data-sq=a3]")
+    page.click("[data-sq=c1]")  # not a step: the page explains
+    page.wait_for_selector("#message:not([hidden])")
+    for c in ("#status", "#notice", "#board svg", "#undo", "#resign", "#swap", "#level-note"):
+        assert in_view(page, c), c
