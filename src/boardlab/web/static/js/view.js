@@ -151,7 +151,7 @@ export function createView({ store, handlers }) {
       box.hidden = true;
       return;
     }
-    const args = { colour: colourName(f.winner), who: sideLabel(f.winner), moves: count("move", Math.ceil(f.plies / 2)), plies: count("ply", f.plies) };
+    const args = { colour: colourName(f.winner), other: colourName(1 - f.winner), who: sideLabel(f.winner), moves: count("move", Math.ceil(f.plies / 2)), plies: count("ply", f.plies) };
     const key = f.computer ? "notice.computer" : f.winner === s.view.to_move ? "notice.forced" : "notice.forcedOther";
     box.textContent = t(key, args);
     box.className = `notice c-${s.view.players[f.winner]}`;
