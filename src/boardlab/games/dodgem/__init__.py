@@ -4,6 +4,7 @@
 """
 
 from boardlab.core.registry import AnyRules, Colour, GameInfo, Ref, VariantInfo
+from boardlab.games.dodgem.facts import board_facts
 from boardlab.games.dodgem.notation import (
     MAX_SIZE,
     MIN_SIZE,
@@ -53,6 +54,7 @@ GAME = GameInfo(
     render=render_board,
     forced=Ref("boardlab.ai.dodgem.forced:forced_dodgem"),
     solver_adapter=solver_rules,
+    board_facts=board_facts,
 )
 
 __all__ = [
