@@ -305,3 +305,27 @@ def test_idle_games_expire(db_url: str, clock: ManualClock) -> None:
             st.move(idle.id, idle.token, "a2-b2", 0)
     finally:
         st.close()
+
+
+def test_any_registered_game_can_be_shared(store: FriendStore) -> None:
+    """Dot Dash from its standard start, and the tests' toy game (registered for this test
+    only), play through the store with their own rules."""
+    from boardlab.core.registry import register, unregister
+    from tests.toygame import GAME as NIM
+
+    dd = started(store, game="dotdash", size=9)
+    state = store.state(dd.id)
+    after = store.move(dd.id, token_to_move(dd, state), state.legal_moves[0], 0)
+    assert after.moves == [state.legal_moves[0]] and after.facts is not None
+    register(NIM)
+    try:
+        nim = started(store, game=NIM.name)
+        final = play_out(store, nim)
+        rules = make_rules(NIM.name, final.variant, final.size)
+        session: GameSession[object, object] = GameSession(rules)
+        for m in final.moves:
+            session.play(m)
+        assert final.result is not None and session.result is not None
+        assert final.result.winner == session.result.winner
+    finally:
+        unregister(NIM.name)
