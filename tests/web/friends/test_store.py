@@ -8,10 +8,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from tests.toygame import GAME as NIM
 from tests.web.friends.helpers import ManualClock, started, token_to_move
 
 from boardlab.core.errors import IllegalMoveError, NotationError, UnknownGameError, UsageError
-from boardlab.core.registry import make_rules
+from boardlab.core.registry import make_rules, register, unregister
 from boardlab.core.session import GameSession
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.store import (
@@ -310,9 +311,6 @@ def test_idle_games_expire(db_url: str, clock: ManualClock) -> None:
 def test_any_registered_game_can_be_shared(store: FriendStore) -> None:
     """Dot Dash from its standard start, and the tests' toy game (registered for this test
     only), play through the store with their own rules."""
-    from boardlab.core.registry import register, unregister
-    from tests.toygame import GAME as NIM
-
     dd = started(store, game="dotdash", size=9)
     state = store.state(dd.id)
     after = store.move(dd.id, token_to_move(dd, state), state.legal_moves[0], 0)
