@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -109,6 +110,7 @@ class FriendStore:
         if migrate:
             dbmod.upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._write_lock = threading.Lock()
         # reads take no write lock (SQLite in WAL mode lets them run beside the writer)
         self.read_engine: Engine = dbmod.make_engine(
             url, immediate=False, full_sync=self.limits.full_sync
@@ -122,7 +124,10 @@ class FriendStore:
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
-        with self._sessions.begin() as db:
+        # One writer at a time in this process: a queue on a lock wakes the next writer at
+        # once, where SQLite's busy handler would sleep and retry (it still guards against
+        # other processes on the same file).
+        with self._write_lock, self._sessions.begin() as db:
             yield db
 
     @contextmanager
