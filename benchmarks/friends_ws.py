@@ -197,7 +197,8 @@ def main() -> None:
         )
     print(f"errors: {stats.errors}")
     print(f"server memory: {idle_rss:.0f} MiB before, {rss:.0f} MiB after, peak {peak:.0f} MiB")
-    print(f"client CPU count shared with the server: {os.cpu_count()}")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"client and server share {os.cpu_count()} cores; load average now {load}")
 
 
 if __name__ == "__main__":
