@@ -41,7 +41,8 @@ def test_a_bad_link_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str])
 
 @pytest.mark.slow
 def test_the_terminal_plays_a_whole_shared_game(tmp_path: Path) -> None:
-    app = create_app(tables=tmp_path / "tables", database=f"sqlite:///{tmp_path / 'f.sqlite3'}")
+    app = create_app(tables=tmp_path / "tables")
+    app.state.friends.configure(f"sqlite:///{tmp_path / 'f.sqlite3'}")
     with serving(app) as base:
         created = httpx.post(
             f"{base}/api/friends", json={"game": "dodgem", "size": 3, "colour": "first"}
@@ -94,3 +95,15 @@ def test_the_terminal_plays_a_whole_shared_game(tmp_path: Path) -> None:
         assert any("wins" in line or "Draw" in line for line in printed)
         assert any(line.startswith("[red]") and "b2" in line for line in printed)  # refused
         assert client.state is not None and client.state["you"] == 1
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [("nonsense", "not a database URL"), ("sqlite:////no/such/folder/x.db", "does not exist")],
+)
+def test_serve_refuses_a_bad_database_in_one_line(
+    url: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--port", "8199", "--database", url]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

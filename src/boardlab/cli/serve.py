@@ -48,11 +48,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"port must be 1-65535, not {args.port}")
     if not args.idle_expiry > 0:
         raise UsageError(f"--idle-expiry must be positive, not {args.idle_expiry}")
+    from boardlab.web.friends.db import make_engine
     from boardlab.web.friends.store import FriendLimits
 
+    if args.database:  # a bad URL or a missing folder: one line, before anything starts
+        make_engine(args.database).dispose()
+
     limits = FriendLimits(idle_expiry_s=args.idle_expiry * 3600)
-    app = create_app(tables=table_store(args), warm=True, database=args.database, friends=limits)
-    store = app.state.friends.open()  # migrate now: a bad database fails before serving
+    app = create_app(tables=table_store(args), warm=True)
+    # shared games: migrate now, so a bad database fails before serving
+    store = app.state.friends.configure(args.database, limits).open()
     console.print(f"shared games in {store.engine.url.render_as_string(hide_password=True)}")
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     url = f"http://{shown}:{args.port}/"

@@ -14,7 +14,6 @@ from boardlab.core.errors import BoardLabError, MissingTableError
 from boardlab.core.registry import games
 from boardlab.solver.store import TableStore
 from boardlab.web.friends.api import install as install_friends
-from boardlab.web.friends.store import FriendLimits
 from boardlab.web.routes import router
 from boardlab.web.service import Service
 from boardlab.web.warmup import start_warm_up
@@ -34,16 +33,10 @@ def _validation_message(exc: RequestValidationError) -> str:
     return _one_line("; ".join(parts)) or "invalid request"
 
 
-def create_app(
-    tables: TableStore | Path | None = None,
-    warm: bool = False,
-    database: str | None = None,
-    friends: FriendLimits | None = None,
-) -> FastAPI:
+def create_app(tables: TableStore | Path | None = None, warm: bool = False) -> FastAPI:
     """A new app; `tables` is its table store, or the folder of one (None: the default
     folder); `warm` loads the computer players' kernels in the background (`boardlab serve`
-    does); `database` is the shared games' SQLAlchemy URL (None: the default SQLite file,
-    opened on first use) and `friends` their limits."""
+    does)."""
     app = FastAPI(
         title="BoardLab",
         version=__version__,
@@ -57,7 +50,7 @@ def create_app(
     if warm:
         start_warm_up(app.state.service)
     app.include_router(router)
-    install_friends(app, database, friends)  # shared games: /api/friends
+    install_friends(app)  # shared games (/friend, /api/friends): app.state.friends.configure
 
     @app.exception_handler(BoardLabError)
     async def boardlab_error(request: Request, exc: BoardLabError) -> JSONResponse:

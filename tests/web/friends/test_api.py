@@ -21,12 +21,10 @@ def bearer(token: str | None) -> dict[str, str]:
 
 @pytest.fixture
 def api(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(
-        tables=tmp_path / "tables",
-        database=f"sqlite:///{tmp_path / 'friends.sqlite3'}",
-        friends=FriendLimits(
-            open_per_client=3, message_bytes=512, messages_per_s=5, message_burst=8
-        ),
+    app = create_app(tables=tmp_path / "tables")
+    app.state.friends.configure(
+        f"sqlite:///{tmp_path / 'friends.sqlite3'}",
+        FriendLimits(open_per_client=3, message_bytes=512, messages_per_s=5, message_burst=8),
     )
     with TestClient(app) as c:
         yield c

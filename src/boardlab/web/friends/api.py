@@ -82,6 +82,16 @@ class Friends:
         self._ticker: asyncio.Task[None] | None = None
         self._last_expiry = 0.0
 
+    def configure(self, database: str | None = None, limits: FriendLimits | None = None) -> Friends:
+        """Set the database URL (None: the default SQLite file) and the limits; before the
+        store is first opened."""
+        with self._lock:
+            if self._store is not None:
+                raise RuntimeError("the shared games' database is already open")
+            self.database = database
+            self.limits = limits or FriendLimits()
+            return self
+
     def open(self) -> FriendStore:
         """The store, opened (and migrated) on first call."""
         with self._lock:
@@ -361,7 +371,8 @@ async def _handle(
 
 def install(app: FastAPI, database: str | None = None, limits: FriendLimits | None = None) -> None:
     """Add the shared games to an app: routes, error statuses and `app.state.friends`
-    (the database is opened on first use; `boardlab serve` opens it at start)."""
+    (`app.state.friends.configure(database, limits)` changes the settings before first use;
+    the database is opened on first use, and `boardlab serve` opens it at start)."""
     app.state.friends = Friends(database, limits)
     app.include_router(router)
 
