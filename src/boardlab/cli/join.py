@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from boardlab.cli.common import UsageError, console
 from boardlab.core.errors import BoardLabError
-from boardlab.core.registry import make_rules
+from boardlab.core.registry import get_game, make_rules
 
 COMMANDS = "a move in notation, moves, resign, draw (offer), accept, decline, help, quit"
 ID = re.compile(r"^[A-Za-z0-9_-]{10,32}$")
@@ -190,12 +190,11 @@ class Client:
         if key == self.shown:
             return
         self.shown = key
-        from boardlab.cli.play import render
-
         rules = make_rules(s["game"], s["variant"], s["size"])
         position = rules.parse_position(s["position"])
         last = rules.parse_move(s["moves"][-1]) if s["moves"] else None
-        self.say(render(rules, position, last))
+        draw = get_game(rules.game).render  # the game's own terminal board, as play draws it
+        self.say(draw(rules, position, last) if draw else rules.format_position(position))
         if s["moves"]:
             self.say(f"last move: {s['moves'][-1]}")
         self.say(self._status_line())

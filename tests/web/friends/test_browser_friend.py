@@ -174,3 +174,25 @@ def test_sigkill_mid_game_both_browsers_reconnect_and_finish(browser: Any, tmp_p
     finally:
         for ctx in made:
             ctx.close()
+
+
+@pytest.mark.parametrize(("width", "lang"), [(1280, "en"), (390, "ja")])
+def test_the_main_page_leads_to_play_a_friend(
+    browser: Any, live_server: str, width: int, lang: str
+) -> None:
+    ctx, pg, errors = open_page(browser, live_server + "/", lang=lang)
+    try:
+        pg.set_viewport_size({"width": width, "height": 860})
+        if not pg.is_visible("#friend-open"):  # a phone: the New game sheet holds it
+            pg.click("#new-game")
+        pg.click("#friend-open")
+        pg.wait_for_url("**/friend")
+        pg.wait_for_selector("body[data-ready='1']")
+        assert pg.is_visible("#f-start")
+        title = pg.inner_text("#f-create h2")
+        assert title == ("New shared game" if lang == "en" else "新しい共有対局")
+        # on a phone nothing of the page is wider than the screen
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width
+        assert [e for e in errors if not e.startswith(EXPECTED)] == []
+    finally:
+        ctx.close()
