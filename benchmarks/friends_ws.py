@@ -35,7 +35,8 @@ import sys, uvicorn
 from boardlab.web import create_app
 from boardlab.web.friends.store import FriendLimits
 limits = FriendLimits(open_per_client=100_000, open_total=100_000, messages_per_s=1000,
-                      message_burst=1000, full_sync=sys.argv[4] == "full")
+                      message_burst=1000, requests_per_s=10_000, request_burst=10_000,
+                      full_sync=sys.argv[4] == "full")
 app = create_app(tables=sys.argv[3])
 app.state.friends.configure(sys.argv[2], limits)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",

@@ -238,3 +238,21 @@ def test_a_flag_is_pushed_to_the_sockets(api: TestClient) -> None:
         end = until(watcher, lambda st: st["status"] == "over")
         assert end["result"]["reason"] == "time" and end["result"]["winner"] == 1
         assert end["clock"]["remaining_ms"][0] == 0
+
+
+def test_http_calls_per_address_are_rate_limited(tmp_path: Path) -> None:
+    app = create_app(tables=tmp_path / "tables")
+    app.state.friends.configure(
+        f"sqlite:///{tmp_path / 'friends.sqlite3'}",
+        FriendLimits(requests_per_s=0.01, request_burst=4),
+    )
+    with TestClient(app) as api:
+        created = api.post("/api/friends", json={"size": 3}).json()
+        codes = [api.get(f"/api/friends/{created['id']}").status_code for _ in range(5)]
+        assert codes == [200, 200, 200, 429, 429]
+        refused = api.get(f"/api/friends/{created['id']}")
+        assert refused.json()["kind"] == "RateLimitedError" and refused.headers["retry-after"]
+        # the socket is not counted against it, and the rest of the API neither
+        with api.websocket_connect(f"/api/friends/{created['id']}/ws") as ws:
+            assert hello(ws, None)["state"]["id"] == created["id"]
+        assert api.get("/api/health").status_code == 200

@@ -29,9 +29,19 @@ from typing import Annotated, TypeVar
 
 import anyio
 import anyio.to_thread
-from fastapi import APIRouter, FastAPI, Header, Path, Request, WebSocket, WebSocketDisconnect
+from fastapi import (
+    APIRouter,
+    Depends,
+    FastAPI,
+    Header,
+    Path,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from pydantic import ValidationError
+from starlette.requests import HTTPConnection
 
 from boardlab.core.errors import BoardLabError
 from boardlab.web.friends import schemas as fs
@@ -50,7 +60,14 @@ from boardlab.web.friends.store import (
 T = TypeVar("T")
 STATIC = FilePath(__file__).resolve().parents[1] / "static"
 GameId = Annotated[str, Path(min_length=10, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class RateLimitedError(FriendError):
+    """Too many requests from one client address (429)."""
+
+
 STATUS: dict[type[FriendError], int] = {
+    RateLimitedError: 429,
     NoSuchGameError: 404,
     SeatError: 403,
     StaleMoveError: 409,
@@ -80,6 +97,7 @@ class Friends:
         self._store: FriendStore | None = None
         self._lock = threading.Lock()
         self._ticker: asyncio.Task[None] | None = None
+        self._buckets: dict[str, _Bucket] = {}
         self._last_expiry = 0.0
 
     def configure(self, database: str | None = None, limits: FriendLimits | None = None) -> Friends:
@@ -120,6 +138,18 @@ class Friends:
             state = await self.run(lambda st: st.state(game_id))
         self.hub.publish(game_id, state.model_dump(mode="json"))
 
+    def admit(self, client: str) -> None:
+        """Count one HTTP request of `client`; RateLimitedError beyond its rate."""
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            if len(self._buckets) > 10_000:  # forget the quiet ones rather than grow
+                self._buckets = {k: b for k, b in self._buckets.items() if not b.full()}
+            bucket = self._buckets[client] = _Bucket(
+                self.limits.requests_per_s, self.limits.request_burst
+            )
+        if not bucket.take():
+            raise RateLimitedError("too many requests: slow down and try again in a moment")
+
     def ensure_ticker(self) -> None:
         """Start the clock watcher (while sockets are open) if it is not running."""
         if self._ticker is None or self._ticker.done():
@@ -148,6 +178,14 @@ def _friends(request: Request) -> Friends:
     return friends
 
 
+def _admit(conn: HTTPConnection) -> None:
+    """Every HTTP call of the router counts against its client's rate (a socket has its own
+    limits)."""
+    if conn.scope["type"] == "http":
+        friends: Friends = conn.app.state.friends
+        friends.admit(conn.client.host if conn.client else "unknown")
+
+
 def _token(authorization: str | None) -> str | None:
     if not authorization:
         return None
@@ -156,7 +194,7 @@ def _token(authorization: str | None) -> str | None:
 
 
 Auth = Annotated[str | None, Header(max_length=200)]
-router = APIRouter(prefix="/api/friends", tags=["friends"])
+router = APIRouter(prefix="/api/friends", tags=["friends"], dependencies=[Depends(_admit)])
 
 
 @router.post("")
@@ -240,6 +278,10 @@ class _Bucket:
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, float(burst)
         self.level, self.at = float(burst), time.monotonic()
+
+    def full(self) -> bool:
+        """True once the bucket has refilled (the client has been quiet)."""
+        return self.level + (time.monotonic() - self.at) * self.rate >= self.burst
 
     def take(self) -> bool:
         now = time.monotonic()
@@ -379,7 +421,9 @@ def install(app: FastAPI, database: str | None = None, limits: FriendLimits | No
     async def friend_error(request: Request, exc: Exception) -> JSONResponse:
         message = " ".join(str(exc).split()) or exc.__class__.__name__
         status = status_of(exc)
-        headers = {"Retry-After": "60"} if status == 429 else None
+        headers = None
+        if status == 429:
+            headers = {"Retry-After": "2" if isinstance(exc, RateLimitedError) else "60"}
         return JSONResponse(
             {"error": message, "kind": exc.__class__.__name__}, status_code=status, headers=headers
         )

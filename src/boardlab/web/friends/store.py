@@ -61,7 +61,8 @@ class TooManyGamesError(FriendError):
 @dataclass(frozen=True)
 class FriendLimits:
     """Bounds and settings of the shared games: open games per client address and in all,
-    idle expiry, the WebSocket's message size and rate (per connection), and whether SQLite
+    idle expiry, the WebSocket's message size and rate (per connection), the HTTP request
+    rate per client address, and whether SQLite
     syncs every commit to disk (`full_sync`, see `db.make_engine`)."""
 
     open_per_client: int = 20
@@ -71,6 +72,8 @@ class FriendLimits:
     messages_per_s: float = 10.0
     message_burst: int = 30
     connections_per_game: int = 64
+    requests_per_s: float = 20.0  # HTTP calls of /api/friends per client address
+    request_burst: int = 60
     full_sync: bool = True
 
 
