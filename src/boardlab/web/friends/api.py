@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -57,6 +58,7 @@ from boardlab.web.friends.store import (
     TooManyGamesError,
 )
 
+log = logging.getLogger("boardlab.web.friends")
 T = TypeVar("T")
 STATIC = FilePath(__file__).resolve().parents[1] / "static"
 GameId = Annotated[str, Path(min_length=10, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
@@ -169,7 +171,8 @@ class Friends:
                     self._last_expiry = time.monotonic()
                     for game_id in await self.run(lambda st: st.expire_idle()):
                         await self.publish(game_id)
-            except BoardLabError:
+            except Exception:  # a database hiccup must not stop the watcher for good
+                log.warning("shared games: clock watcher", exc_info=True)
                 continue
 
 
