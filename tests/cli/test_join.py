@@ -107,3 +107,60 @@ def test_serve_refuses_a_bad_database_in_one_line(
     assert main(["serve", "--port", "8199", "--database", url]) == 2
     err = capsys.readouterr().err
     assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_the_terminal_reconnects_after_the_server_is_killed(tmp_path: Path) -> None:
+    """A `boardlab serve` process is killed (SIGKILL) after four plies and started again on
+    the same file: the terminal client reconnects by itself and the game is finished."""
+    import os
+    import signal
+
+    from tests.web.friends.test_restart import free_port, server
+
+    url = f"sqlite:///{tmp_path / 'f.sqlite3'}"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    printed: list[str] = []
+    client: Client
+    done = threading.Event()
+
+    def ask(prompt: str) -> str:
+        state: Any = client.state
+        if state["status"] != "playing":
+            return "quit"
+        return str(state["legal_moves"][0])
+
+    def creator_moves(auth: dict[str, str], gid: str, until_ply: int | None) -> Any:
+        while True:
+            s = httpx.get(f"{base}/api/friends/{gid}", timeout=10).json()
+            if s["status"] == "over" or (until_ply is not None and s["ply"] >= until_ply):
+                return s
+            if s["status"] == "playing" and s["to_move"] == 0:
+                httpx.post(f"{base}/api/friends/{gid}/move", headers=auth, timeout=10,
+                           json={"move": s["legal_moves"][0], "ply": s["ply"]})  # fmt: skip
+            time.sleep(0.05)
+
+    result: list[int] = []
+    with server(url, tmp_path / "tables", port) as proc:
+        created = httpx.post(f"{base}/api/friends", json={"size": 3, "colour": "first"}).json()
+        gid = created["id"]
+        auth = {"Authorization": f"Bearer {created['token']}"}
+        link = parse_link(f"{base}/friend#g={gid}&t={created['invite_token']}")
+        client = Client(link, ask, say=lambda x: printed.append(str(x)))
+
+        def play() -> None:
+            result.append(client.run())
+            done.set()
+
+        thread = threading.Thread(target=play, daemon=True)
+        thread.start()
+        before = creator_moves(auth, gid, until_ply=4)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    with server(url, tmp_path / "tables", port):
+        final = creator_moves(auth, gid, until_ply=None)
+        assert done.wait(60), "the terminal client did not finish"
+    assert result == [0]
+    assert final["status"] == "over" and final["moves"][:4] == before["moves"][:4]
+    assert any("reconnecting" in line for line in printed)
