@@ -46,6 +46,22 @@ def create_game(page: Any, clock: bool = False) -> tuple[str, str]:
     return invite, watch
 
 
+def wait_all(pages: list[Any], selector: str, timeout: int = 20_000) -> None:
+    """Every page shows `selector`; else fail naming what each page shows."""
+    for pg in pages:
+        try:
+            pg.wait_for_selector(selector, timeout=timeout)
+        except Exception:
+            seen = [
+                pg.evaluate(
+                    "() => [JSON.stringify(document.body.dataset), location.href,"
+                    " document.getElementById('f-message').textContent]"
+                )
+                for pg in pages
+            ]
+            raise AssertionError(f"{selector} not on every page: {seen}") from None
+
+
 def server_state(page: Any) -> Any:
     return page.evaluate(
         "async () => { const id = new URLSearchParams(location.hash.slice(1)).get('g');"
@@ -157,16 +173,17 @@ def test_sigkill_mid_game_both_browsers_reconnect_and_finish(browser: Any, tmp_p
             made.append(ctx)
             ctx, watcher, _ = open_page(browser, watch)
             made.append(ctx)
-            for pg in (creator, friend, watcher):
-                pg.wait_for_selector("body[data-status='playing'][data-conn='live']")
+            # a fresh `boardlab serve` compiles its players' kernels in the background at
+            # first: on a busy machine its answers may take a while then
+            live = "body[data-status='playing'][data-conn='live']"
+            wait_all([creator, friend, watcher], live, timeout=60_000)
             before = play_until({0: creator, 1: friend}, watcher, stop_after=3)
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
             for pg in (creator, friend, watcher):
                 pg.wait_for_selector("body[data-conn='polling']")
         with server(url, tmp_path / "tables", port):
-            for pg in (creator, friend, watcher):
-                pg.wait_for_selector("body[data-conn='live']", timeout=30_000)
+            wait_all([creator, friend, watcher], "body[data-conn='live']", timeout=60_000)
             after = server_state(watcher)
             assert after["moves"] == before["moves"] and after["ply"] == 3
             final = play_until({0: creator, 1: friend}, watcher)

@@ -23,8 +23,12 @@ from websockets.sync.client import ClientConnection, connect
 
 
 def free_port() -> int:
-    # issue 14's range, 8140-8199, else any free port
-    for port in range(8140, 8200):
+    """A free port of issue 14's range, 8140-8199, split between the xdist workers so that
+    two tests running at once never pick the same one (else any free port)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    first = 8140 + (index % 4) * 15
+    for port in range(first, first + 15):
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
