@@ -1,7 +1,7 @@
 // @ts-check
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FRIEND_TEXTS, clockText, friendHash, parseFriendHash } from "../../src/boardlab/web/static/js/friend-i18n.js";
+import { FRIEND_TEXTS, clockText, friendHash, isOlder, parseFriendHash } from "../../src/boardlab/web/static/js/friend-i18n.js";
 
 test("a seat link and a watch link read back", () => {
   const id = "AbCdEfGhIjKlMnOpQrSt_-";
@@ -30,4 +30,15 @@ test("every text exists in English and Japanese", () => {
     const vars = (s) => (s.match(/\{\w+\}/g) || []).sort().join();
     assert.equal(vars(value), vars(FRIEND_TEXTS.en[key]), key);
   }
+});
+
+test("a slower poll answer never replaces a newer pushed state", () => {
+  const joined = { id: "g", ply: 0, updated_at: 12.5, status: "playing" };
+  const polled = { id: "g", ply: 0, updated_at: 10.0, status: "waiting" };
+  assert.equal(isOlder(polled, joined), true);
+  assert.equal(isOlder(joined, polled), false);
+  assert.equal(isOlder({ ...joined, ply: 1, updated_at: 1 }, joined), false);
+  assert.equal(isOlder({ ...joined, ply: 0 }, { ...joined, ply: 1 }), true);
+  assert.equal(isOlder(polled, null), false);
+  assert.equal(isOlder({ ...polled, id: "rematch" }, joined), false);
 });

@@ -186,3 +186,14 @@ export function clockText(ms) {
   const r = Math.floor(s % 60);
   return `${m}:${String(r).padStart(2, "0")}`;
 }
+
+/**
+ * Whether `state` is older than `current` (the same game at an earlier ply or change): the
+ * answers of a poll and of the socket may arrive in either order.
+ * @param {any} state @param {any} current
+ */
+export function isOlder(state, current) {
+  if (!current || state.id !== current.id) return false;
+  if (state.ply !== current.ply) return state.ply < current.ply;
+  return (state.updated_at ?? 0) < (current.updated_at ?? 0);
+}

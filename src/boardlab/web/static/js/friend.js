@@ -7,7 +7,7 @@
 import { createDodgemBoard } from "./boards/dodgem.js";
 import { createDotDashBoard } from "./boards/dotdash.js";
 import { createGenericBoard } from "./boards/generic.js";
-import { applyFriendTexts, clockText, friendHash, ft, parseFriendHash } from "./friend-i18n.js";
+import { applyFriendTexts, clockText, friendHash, ft, isOlder, parseFriendHash } from "./friend-i18n.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 
 /** @type {Record<string, (host: HTMLElement, handlers: any) => {update: (v: any) => void}>} */
@@ -268,7 +268,7 @@ const cword = (/** @type {number} */ p) => (getLang() === "en" ? cname(p).toLowe
 
 /** @param {any} state */
 function render(state) {
-  if (page.state && state.id === page.state.id && state.ply < page.state.ply && state.status === page.state.status) return; // an older answer
+  if (isOlder(state, page.state)) return; // a slower answer (a poll) after a newer push
   page.state = state;
   if (state.next_game && state.status !== "playing") {
     // the rematch: the same token plays the next game (colours swapped)
