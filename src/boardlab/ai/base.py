@@ -73,4 +73,13 @@ def make_player(spec: str, rules: Rules[Any, Any]) -> Player:
             raise UnknownGameError("computer levels are not available") from None
         player: Player = levels.player_for_level(int(key), rules)
         return player
+    if key.startswith("openspiel:"):  # an outside agent, e.g. openspiel:mcts:1000
+        try:
+            bridge = importlib.import_module("boardlab.integrations.openspiel")
+        except ModuleNotFoundError:
+            raise UnknownGameError(
+                "OpenSpiel players need the openspiel extra: pip install 'boardlab[openspiel]'"
+            ) from None
+        outside: Player = bridge.openspiel_player(key)
+        return outside
     raise UnknownGameError(f"unknown player {spec!r} (expected human, random or a level 1-4)")
