@@ -20,11 +20,11 @@ moves in BoardLab notation).
 >>> import boardlab.integrations.openspiel
 >>> game = pyspiel.load_game("boardlab_dodgem(size=3,variant=misere)")
 >>> state = game.new_initial_state()
->>> [state.action_to_string(a) for a in state.legal_actions()]
-['a2-b2', 'a2-a3', 'a3-b3']
+>>> print(", ".join(state.action_to_string(a) for a in state.legal_actions()))
+a2-b2, a2-a1, a3-b3
 >>> state.apply_action(state.string_to_action("a2-b2"))
 >>> str(state)
-'B2/1BR/1RR r'
+'B2/1B1/1RR r'
 >>> game.observation_tensor_shape()
 [6, 3, 3]
 """

@@ -29,7 +29,7 @@ order); ``raw_env`` gives it bare. Agents are ``player_0`` (moves first) and ``p
 ((3, 3, 6), 3)
 >>> e.step(12)  # a2-b2
 >>> e.unwrapped.position_text()
-'B2/1BR/1RR r'
+'B2/1B1/1RR r'
 """
 
 from __future__ import annotations

@@ -4,15 +4,14 @@ observation planes, cheap copies and a compact pickled form.
 
 Observation planes, float32 ``[plane, rank, file]`` on an n×n board:
 
-====  ==================================================================================
-0, 1  pieces of the first and of the second player
-2, 3  side to move: plane 2 is all ones when the first player moves, plane 3 when the second
-4     occurrences of the current position so far divided by the repetition limit (all zeros
-      where positions cannot repeat)
-5     plies played divided by the ply limit
-6, 7  Dot Dash only: stones left in each player's reserve divided by the reserve (ones when
-      the reserve is unlimited)
-====  ==================================================================================
+- planes 0 and 1: pieces of the first and of the second player;
+- planes 2 and 3: side to move (plane 2 is all ones when the first player moves, plane 3
+  when the second does);
+- plane 4: occurrences of the current position so far divided by the repetition limit (all
+  zeros where positions cannot repeat);
+- plane 5: plies played divided by the ply limit;
+- planes 6 and 7, Dot Dash only: stones left in each player's reserve divided by the reserve
+  (ones when the reserve is unlimited).
 """
 
 from __future__ import annotations
