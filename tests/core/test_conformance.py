@@ -9,7 +9,9 @@ import pytest
 from boardlab.core import GameSession, IllegalMoveError, NotationError, games
 from boardlab.core.records import GameRecord
 
-CASES = [(name, variant) for name, info in sorted(games().items()) for variant in info.variants]
+CASES = [
+    (name, variant) for name, info in sorted(games().items()) for variant in info.variant_names
+]
 
 
 @pytest.mark.parametrize(("game", "variant"), CASES)

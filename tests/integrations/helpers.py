@@ -1,5 +1,5 @@
-"""Rulesets the integration tests cover: every registered game and variant, at the smallest
-board and the variant's usual board (read from the game registry)."""
+"""Rulesets the integration tests cover: every registered game and variant, at its smallest
+board, its default board and its published board (read from the game registry)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ def played_rulesets() -> list[tuple[str, str, int]]:
         if not has_codec(name):
             continue
         for variant in info.variants:
-            usual = info.rules(variant).size
-            for size in sorted({info.sizes[0], usual}):
-                out.append((name, variant, size))
+            sizes = {min(variant.sizes), variant.default_size}
+            if variant.published_size is not None:
+                sizes.add(variant.published_size)
+            for size in sorted(sizes):
+                out.append((name, variant.name, size))
     return out

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from tests.web.conftest import shot
 
-from boardlab.ai.dotdash import pie_agent
+from boardlab.ai.dotdash.players import pie_agent
 from boardlab.core.registry import make_rules
 
 pytestmark = pytest.mark.browser

@@ -8,7 +8,7 @@ from typing import Any
 from rich.table import Table
 
 from boardlab.cli.common import console, print_json
-from boardlab.cli.solve import add_table_args, dodgem_rules, table_for
+from boardlab.cli.solve import add_table_args, table_for, table_rules
 
 
 def register(sub: Any) -> None:
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the analysis."""
     from boardlab.solver import analyse
 
-    rules = dodgem_rules(args)
+    rules = table_rules(args)
     position = rules.parse_position(args.position) if args.position else rules.start()
     table = table_for(args, rules)
     value, rem = table.probe(position)

@@ -4,28 +4,42 @@ one-line messages with exit status 2."""
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from boardlab import __version__
+from boardlab.cli import (
+    analyze,
+    engine,
+    league,
+    perft,
+    play,
+    probe,
+    serve,
+    solve,
+    stats,
+    verify,
+    watch,
+)
 from boardlab.cli.common import err_console, one_line
 
-# Each module in boardlab.cli named here defines `register(subparsers)`, which adds its parser
-# and sets `func` (args -> exit status) as a default.
-COMMANDS = (
-    "serve",
-    "play",
-    "watch",
-    "perft",
-    "solve",
-    "probe",
-    "analyze",
-    "stats",
-    "verify",
-    "engine",
-    "league",
+# Each module named here defines `register(subparsers)`, which adds its parser and sets
+# `func` (args -> exit status) as a default.
+MODULES: tuple[ModuleType, ...] = (
+    serve,
+    play,
+    watch,
+    perft,
+    solve,
+    probe,
+    analyze,
+    stats,
+    verify,
+    engine,
+    league,
 )
+COMMANDS = tuple(m.__name__.rsplit(".", 1)[-1] for m in MODULES)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,13 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"boardlab.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"boardlab.cli.{name}":
-                continue
-            raise
+    for module in MODULES:
         module.register(sub)
     return parser
 

@@ -5,7 +5,7 @@ Importing this module registers one Python game per BoardLab game that has actio
 ``boardlab_dodgem`` and ``boardlab_dotdash``. Parameters:
 
 - ``variant``: a variant name of the game (default: the game's default variant);
-- ``size``: the board size (default: the game's default size);
+- ``size``: the board size (default 0: the variant's default size);
 - ``max_plies``: a game still going after this many plies is a draw (default 1000, the
   guard `boardlab league` uses; Dodgem games otherwise end only by threefold repetition).
 
@@ -74,7 +74,8 @@ class BoardLabGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         info = self.info
         self.variant = str(params.get("variant", info.default_variant))
-        self.size = int(params.get("size", info.default_size))
+        size = int(params.get("size", 0))
+        self.size = size if size else info.variant(self.variant).default_size
         self.max_plies = int(params.get("max_plies", DEFAULT_MAX_PLIES))
         if self.max_plies < 1:
             raise UnknownGameError("max_plies must be at least 1")
@@ -176,7 +177,7 @@ def _game_type(info: GameInfo) -> Any:
         provides_observation_tensor=True,
         parameter_specification={
             "variant": info.default_variant,
-            "size": info.default_size,
+            "size": 0,  # the variant's default size
             "max_plies": DEFAULT_MAX_PLIES,
         },
     )
@@ -255,11 +256,14 @@ class BoardLabBot(pyspiel.Bot):  # type: ignore[misc]
         """Nothing to track between moves."""
 
 
-def boardlab_bot(level: str, rules: Rules[Any, Any], seed: int = 0) -> BoardLabBot:
-    """The BoardLab player named `level` ('random' or '1'-'4') as an OpenSpiel bot."""
+def boardlab_bot(
+    level: str, rules: Rules[Any, Any], seed: int = 0, tables: Any = None
+) -> BoardLabBot:
+    """The BoardLab player named `level` ('random' or a level of the game) as an OpenSpiel
+    bot; `tables` is the `TableStore` players that read complete tables use."""
     from boardlab.ai.base import make_player
 
-    return BoardLabBot(make_player(level, rules), seed)
+    return BoardLabBot(make_player(level, rules, tables), seed)
 
 
 # -- OpenSpiel bots inside BoardLab ------------------------------------------------------------

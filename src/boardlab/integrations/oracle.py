@@ -32,6 +32,7 @@ from boardlab.ai.match import play_game
 from boardlab.core.errors import MissingTableError
 from boardlab.core.outcome import Value
 from boardlab.core.rules import Rules
+from boardlab.solver.store import TableStore
 
 
 class Table(Protocol):
@@ -101,15 +102,17 @@ class OracleReport:
         )
 
 
-def open_oracle_table(rules: Rules[Any, Any]) -> Table:
-    """The complete table of a ruleset, built first when missing (small boards take
-    seconds); MissingTableError when the solver cannot table these rules."""
-    from boardlab import solver
-
-    tabled: Any = rules  # the solver's API is typed for the games it tables
-    if not solver.solvable(tabled):
+def open_oracle_table(rules: Rules[Any, Any], tables: TableStore | None = None) -> Table:
+    """The complete table of a ruleset from `tables` (default: the user's table folder),
+    built first when missing (small boards take seconds); MissingTableError when the solver
+    cannot table these rules."""
+    store = TableStore() if tables is None else tables
+    if not store.solvable(rules):
         raise MissingTableError(f"no complete table can be built for {rules.game} {rules.variant}")
-    table: Table = solver.ensure_table(tabled, progress=False)
+    try:
+        table: Table = store.open(rules)
+    except MissingTableError:
+        table = store.build(rules)
     return table
 
 

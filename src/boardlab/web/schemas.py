@@ -56,16 +56,25 @@ class PlayoutRequest(GameSpec):
 
 
 class PieRequest(Strict):
-    """Ask the computer for its part of the Dot Dash pie setup: `place` three stones, or
-    `choose` a colour for the human's `setup`."""
+    """Ask the computer for its part of a game's setup stage (Dot Dash's pie): `place` a
+    setup, or `choose` a colour for the human's `setup`."""
 
-    game: Literal["dotdash"] = "dotdash"
+    game: str = Field("dotdash", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
     size: int | None = Field(None, ge=3, le=19)
     role: Literal["choose", "place"]
     setup: str | None = Field(None, min_length=1, max_length=400)
     level: Level = "2"
     seed: int = Field(0, ge=0, le=2**53)
+
+    @model_validator(mode="after")
+    def _game_has_a_setup_stage(self) -> PieRequest:
+        from boardlab.core.registry import get_game
+
+        info = get_game(self.game)
+        if info.setup is None:
+            raise ValueError(f"{info.title} has no setup stage")
+        return self
 
     @model_validator(mode="after")
     def _setup_for_choose_only(self) -> PieRequest:
@@ -193,12 +202,18 @@ class TableOut(BaseModel):
 
 
 class VariantOut(BaseModel):
-    """A named variant with its colours and allowed sizes."""
+    """A named variant with its colours (first player's first) and the sizes it is played
+    on (`sizes` the smallest and largest, `size_list` every one; `published_size` the size
+    of the published game, where it has one)."""
 
     name: str
     players: tuple[str, str]
+    letters: str = ""
     sizes: tuple[int, int]
+    size_list: list[int] = Field(default_factory=list)
     default_size: int
+    published_size: int | None = None
+    summary: str = ""
 
 
 class GameOut(BaseModel):
@@ -208,6 +223,10 @@ class GameOut(BaseModel):
     title: str
     default_variant: str
     variants: list[VariantOut]
+    levels: list[str] = Field(default_factory=lambda: ["random"])
+    default_level: str = "random"
+    setup: str | None = None
+    tables: bool = False
 
 
 class GamesOut(BaseModel):

@@ -10,8 +10,9 @@
   weights of the losing replies. A third repetition is played only when no other drawing
   move exists.
 
-Without a table (boards over 4×4 not built, Piecepack, 6×6 and up) it plays by search and says
-so once on stderr.
+Tables come from the `TableStore` the player is given (the default folder's when none is);
+small boards build theirs on first use. Without a table (boards over 4×4 not built,
+Piecepack, 6×6 and up) it plays by search and says so once on stderr.
 """
 
 from __future__ import annotations
@@ -21,16 +22,18 @@ import random
 import sys
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardlab.ai.base import Limits
-from boardlab.ai.dodgem_search import MATE_BOUND, FastBoard, Searcher
-from boardlab.ai.players import SearchPlayer, _dodgem_args
-from boardlab.ai.tables import open_table
+from boardlab.ai.dodgem.players import SearchPlayer, _dodgem_args
+from boardlab.ai.dodgem.search import MATE_BOUND, FastBoard, Searcher
 from boardlab.core.outcome import Value
 from boardlab.core.rules import Rules
 from boardlab.games.dodgem.notation import DodgemMove, DodgemPosition
 from boardlab.games.dodgem.rules import DodgemRules
+
+if TYPE_CHECKING:
+    from boardlab.solver.store import TableStore
 
 _warned: set[str] = set()
 TRAP_TEMPERATURE = 100.0
@@ -52,14 +55,30 @@ def _warn_once(rules: DodgemRules) -> None:
 class PerfectPlayer:
     """Level 4: perfect play from the table where one exists, else the strongest search."""
 
-    def __init__(self, fallback: SearchPlayer, build_small: bool = True) -> None:
+    def __init__(
+        self, fallback: SearchPlayer, tables: TableStore | None = None, build_small: bool = True
+    ) -> None:
         self.name = "level 4"
         self.fallback = fallback
         self.build_small = build_small
+        self._tables = tables
+
+    @property
+    def tables(self) -> TableStore:
+        """The store this player reads tables from."""
+        if self._tables is None:
+            from boardlab.solver.store import TableStore
+
+            self._tables = TableStore()
+        return self._tables
+
+    def table(self, rules: DodgemRules) -> Any | None:
+        """The complete table for `rules` (built at once on small boards), or None."""
+        return self.tables.get(rules, build=self.build_small)
 
     def has_table(self, rules: DodgemRules) -> bool:
         """True if a complete table is open (or can be built at once) for `rules`."""
-        return open_table(rules, build=self.build_small) is not None
+        return self.table(rules) is not None
 
     def choose(
         self,
@@ -71,7 +90,7 @@ class PerfectPlayer:
     ) -> DodgemMove:
         """The table's best move (see the module docstring), or the search's."""
         drules, pos, hist = _dodgem_args(rules, position, history)
-        table = open_table(drules, build=self.build_small)
+        table = self.table(drules)
         if table is None:
             _warn_once(drules)
             return self.fallback.choose(rules, position, history, rng, limits)

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from boardlab.ai.dotdash_search import INF, WIN, WINDOW, _windows, alphabeta, evaluate
+from boardlab.ai.dotdash.search import INF, WIN, WINDOW, _windows, alphabeta, evaluate
 from boardlab.core import make_rules
 from boardlab.games.dotdash import kernel
 from boardlab.games.dotdash.notation import DotDashPosition, Point

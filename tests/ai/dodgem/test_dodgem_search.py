@@ -7,9 +7,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardlab.ai.dodgem_search import MATE_BOUND, TEMPO, WIN, FastBoard, Searcher
+from boardlab.ai.dodgem.search import MATE_BOUND, TEMPO, WIN, FastBoard, Searcher
 from boardlab.games.dodgem import DodgemPosition, rules_for
-from tests.ai.helpers import VARIANTS, random_position, ref_solve, rules_of
+from tests.ai.dodgem.helpers import VARIANTS, random_position, ref_solve, rules_of
 
 
 @settings(max_examples=150, deadline=None)

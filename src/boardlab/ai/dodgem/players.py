@@ -7,8 +7,8 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from boardlab.ai.base import Limits
-from boardlab.ai.dodgem_search import MATE_BOUND, FastBoard, Searcher
-from boardlab.core.errors import IllegalMoveError, UnknownGameError
+from boardlab.ai.dodgem.search import MATE_BOUND, FastBoard, Searcher
+from boardlab.core.errors import IllegalMoveError, UsageError
 from boardlab.core.rules import Rules
 from boardlab.games.dodgem.notation import DodgemMove, DodgemPosition
 from boardlab.games.dodgem.rules import DodgemRules
@@ -18,7 +18,7 @@ def _dodgem_args(
     rules: Rules[Any, Any], position: Hashable, history: Sequence[Hashable]
 ) -> tuple[DodgemRules, DodgemPosition, list[DodgemPosition]]:
     if not isinstance(rules, DodgemRules) or not isinstance(position, DodgemPosition):
-        raise UnknownGameError("this player plays Dodgem only")
+        raise UsageError("this player plays Dodgem only")
     if rules.outcome(position) is not None:
         raise IllegalMoveError("no legal move: the game is over")
     hist = [p for p in history if isinstance(p, DodgemPosition)]

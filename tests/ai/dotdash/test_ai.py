@@ -7,8 +7,8 @@ import random
 import pytest
 
 from boardlab.ai.base import Limits
-from boardlab.ai.dotdash import pie_agent, player_for_level
-from boardlab.core import GameSession, UnknownGameError, make_rules
+from boardlab.ai.dotdash.players import pie_agent, player_for_level
+from boardlab.core import GameSession, UsageError, make_rules
 from boardlab.games.dotdash.pie import pie_position
 from boardlab.games.dotdash.rules import DotDashRules
 
@@ -23,7 +23,7 @@ def test_levels_play_legal_moves(rules: DotDashRules) -> None:
         move = player.choose(rules, session.position, [], rng, Limits(time=0.05))
         assert move in session.legal_moves()
         session.play(move)
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UsageError):
         player_for_level(5, rules)
 
 
@@ -68,7 +68,7 @@ def test_pie_agent_places_and_chooses() -> None:
     setup = pie_position(rules, agent("place"))
     assert sorted((setup.count(0), setup.count(1))) == [1, 2]
     assert agent(f"choose {setup.setup_text()}") in ("r", "b")
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UsageError):
         agent("dance")
 
 

@@ -1,4 +1,5 @@
-"""Levels 1-4, the way users pick computer opponents (see docs/ai-levels.md).
+"""Dodgem levels 1-4, the way users pick computer opponents (see docs/ai-levels.md); the
+game's `GameInfo.levels` names `player_for_level`.
 
 Dodgem, every variant and size:
 1. beginner: looks two plies ahead, misjudges positions by a wide margin (noise of about
@@ -16,12 +17,14 @@ search also stops at a time cap that only a slow machine reaches.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardlab.ai.base import Player
-from boardlab.core.errors import UnknownGameError
+from boardlab.core.errors import UsageError
 from boardlab.core.rules import Rules
+
+if TYPE_CHECKING:
+    from boardlab.solver.store import TableStore
 
 LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "strong", 4: "perfect"}
 
@@ -32,11 +35,11 @@ LEVEL4_NODES = 300_000
 LEVEL4_TIME_CAP = 5.0
 
 
-def dodgem_player(level: int, size: int = 5) -> Player:
+def dodgem_player(level: int, size: int = 5, tables: TableStore | None = None) -> Player:
     """A Dodgem player of the given level for boards of `size` (players keep their own
-    search tables)."""
-    from boardlab.ai.perfect import PerfectPlayer
-    from boardlab.ai.players import NoisySearchPlayer, SearchPlayer
+    search tables; level 4 reads complete tables from `tables`)."""
+    from boardlab.ai.dodgem.perfect import PerfectPlayer
+    from boardlab.ai.dodgem.players import NoisySearchPlayer, SearchPlayer
 
     if level == 1:
         return NoisySearchPlayer("level 1", depth=2, noise=150.0, blunder=0.2)
@@ -50,19 +53,15 @@ def dodgem_player(level: int, size: int = 5) -> Player:
             max_depth=LEVEL3_DEPTH.get(size, 64),
         )
     if level == 4:
-        return PerfectPlayer(SearchPlayer("level 4", nodes=LEVEL4_NODES, time_cap=LEVEL4_TIME_CAP))
-    raise UnknownGameError(f"unknown level {level} (levels are 1 to 4)")
+        search = SearchPlayer("level 4", nodes=LEVEL4_NODES, time_cap=LEVEL4_TIME_CAP)
+        return PerfectPlayer(search, tables)
+    raise UsageError(f"unknown level {level} (levels are 1 to 4)")
 
 
-def player_for_level(level: int, rules: Rules[Any, Any]) -> Player:
-    """The computer player of `level` (1-4) for the game of `rules`."""
+def player_for_level(
+    level: int, rules: Rules[Any, Any], tables: TableStore | None = None
+) -> Player:
+    """The Dodgem player of `level` (1-4) for the board of `rules`."""
     if level not in LEVEL_NAMES:
-        raise UnknownGameError(f"unknown level {level} (levels are 1 to 4)")
-    game = rules.game
-    if game == "dotdash":
-        module = importlib.import_module("boardlab.ai.dotdash")
-        player: Player = module.player_for_level(level, rules)
-        return player
-    if game == "dodgem":
-        return dodgem_player(level, rules.size)
-    raise UnknownGameError(f"no computer levels for the game {game!r}")
+        raise UsageError(f"unknown level {level} (levels are 1 to 4)")
+    return dodgem_player(level, rules.size, tables)

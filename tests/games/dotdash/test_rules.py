@@ -17,7 +17,7 @@ def pts(position: DotDashPosition, player: int) -> set[str]:
 def test_registered_with_its_variants() -> None:
     info = get_game("dotdash")
     assert info.title == "Dot Dash"
-    assert {"standard", "frozen", "capture"} <= set(info.variants)
+    assert {"standard", "frozen", "capture"} <= set(info.variant_names)
     assert (info.sizes, info.default_size) == ((7, 19), 13)
     rules = make_rules("dot-dash", "frozen", 9)
     assert (rules.game, rules.variant, rules.size) == ("dotdash", "frozen", 9)

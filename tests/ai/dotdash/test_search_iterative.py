@@ -10,8 +10,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from boardlab.ai import dotdash_search
-from boardlab.ai.dotdash_search import INF, WIN, WINDOW, _order, alphabeta, evaluate
+from boardlab.ai.dotdash import search as dotdash_search
+from boardlab.ai.dotdash.search import INF, WIN, WINDOW, _order, alphabeta, evaluate
 from boardlab.core import make_rules
 from boardlab.games.dotdash import kernel
 from boardlab.games.dotdash.kernel import gen_moves, make, unmake

@@ -1,8 +1,9 @@
 """Game-tree search for Dodgem on raw bit masks.
 
 Positions are handled as `(first, second, side)` integers (the masks of `DodgemPosition`) so
-the search avoids object churn; moves are small integer codes. `FastBoard` mirrors the rules
-object exactly (move order, terminal positions) and is tested against it. `Searcher` is an
+the search avoids object churn; moves are small integer codes. `FastBoard` generates moves in
+the rules object's order and asks the rules kernel (`boardlab.games.dodgem.kernel`) which
+positions are over; it is tested against the rules object. `Searcher` is an
 iterative-deepening negamax alpha-beta with a transposition table, history-heuristic move
 ordering, an evaluation built on distance to exit and blocking, and repetition awareness.
 """
@@ -14,8 +15,9 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from boardlab.games.dodgem.kernel import EXIT, blocked_code, terminal_winner_py
 from boardlab.games.dodgem.notation import PASS, DodgemMove, DodgemPosition, Square
-from boardlab.games.dodgem.rules import EXIT, DodgemRules
+from boardlab.games.dodgem.rules import DodgemRules
 
 WIN = 1_000_000
 MATE_BOUND = WIN - 10_000  # scores beyond this are proven results
@@ -53,6 +55,8 @@ class FastBoard:
         self.nn = n * n
         self.normal = rules.goal == "normal"
         self.blocked = rules.blocked
+        self.blocked_code = blocked_code(rules.blocked)
+        self.misere = not self.normal
         self.repetition = rules.repetition
         steps = rules.step_table
         self.tables: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
@@ -97,16 +101,8 @@ class FastBoard:
         return self.key(pos.first, pos.second, pos.to_move)
 
     def winner_if_cleared(self, a: int, b: int, side: int) -> int:
-        """The winner (0/1) if a side has cleared its cars, else -1 (rules docstring, step 1)."""
-        mover_cars = b if side == 0 else a
-        own_cars = a if side == 0 else b
-        if mover_cars == 0:
-            cleared = 1 - side
-        elif own_cars == 0:
-            cleared = side
-        else:
-            return -1
-        return cleared if self.normal else 1 - cleared
+        """The winner (0/1) if a side has cleared its cars, else -1 (the kernel's rule 1)."""
+        return terminal_winner_py(a, b, side, 1, self.blocked_code, self.misere)
 
     def car_children(self, a: int, b: int, side: int) -> list[Child]:
         """Every car move as (code, first, second), in the rules' move order."""
@@ -136,9 +132,10 @@ class FastBoard:
         kids = self.car_children(a, b, side)
         if kids:
             return -1, kids
-        if self.blocked == "passes":
+        w = terminal_winner_py(a, b, side, 0, self.blocked_code, self.misere)
+        if w < 0:  # the blocked side passes
             return -1, [(PASS_CODE, a, b)]
-        return (side if self.blocked == "wins" else 1 - side), []
+        return w, []
 
     def move_of(self, code: int) -> DodgemMove:
         """The `DodgemMove` of a move code."""

@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardlab.ai.base import Limits, make_player
-from boardlab.ai.levels import player_for_level
+from boardlab.ai.dodgem.levels import player_for_level
+from boardlab.ai.dodgem.perfect import PerfectPlayer
+from boardlab.ai.dodgem.players import SearchPlayer
 from boardlab.ai.match import play_game, score
-from boardlab.ai.perfect import PerfectPlayer
-from boardlab.ai.players import SearchPlayer
-from boardlab.ai.tables import open_table
-from boardlab.core.errors import IllegalMoveError, UnknownGameError
+from boardlab.core.errors import IllegalMoveError, UsageError
 from boardlab.core.outcome import Value
 from boardlab.games.dodgem import DodgemPosition, DodgemRules, rules_for
-from tests.ai.helpers import VARIANTS, random_position, rules_of
+from boardlab.solver.store import TableStore
+from tests.ai.dodgem.helpers import VARIANTS, random_position, rules_of
 
 
 @settings(max_examples=40, deadline=None)
@@ -44,10 +43,10 @@ def test_levels_play_legal_moves(
 
 
 def test_level_4_without_a_table_searches_and_says_so(
-    no_tables: Path, capsys: pytest.CaptureFixture[str]
+    empty_tables: TableStore, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rules = rules_for("classic", 5)
-    player = make_player("4", rules)
+    player = make_player("4", rules, empty_tables)
     rng = random.Random(1)
     pos = rules.start()
     for _ in range(2):
@@ -68,21 +67,10 @@ def test_games_replay_from_their_seed() -> None:
 
 def test_unknown_levels_are_refused() -> None:
     rules = rules_for("classic", 4)
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UsageError, match="random or a level 1-4"):
         make_player("5", rules)
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UsageError):
         player_for_level(0, rules)
-
-
-def test_dot_dash_levels_come_from_its_module() -> None:
-    pytest.importorskip("boardlab.ai.dotdash")
-    from boardlab.core.registry import make_rules
-
-    pytest.importorskip("boardlab.games.dotdash")
-    rules = make_rules("dotdash")
-    player = player_for_level(1, rules)
-    move = player.choose(rules, rules.start(), [], random.Random(0), Limits(time=0.05))
-    assert move in rules.legal_moves(rules.start())
 
 
 def _points(rules: DodgemRules, a: str, b: str, games: int) -> float:
@@ -106,9 +94,10 @@ def test_each_level_beats_the_one_below_on_4x4() -> None:
 # -- level 4 with a table -------------------------------------------------------------------
 
 
-def _positions(rules: DodgemRules, value: Value, count: int, seed: int) -> list[DodgemPosition]:
-    table = open_table(rules)
-    assert table is not None
+def _positions(
+    tables: TableStore, rules: DodgemRules, value: Value, count: int, seed: int
+) -> list[DodgemPosition]:
+    table = tables.open(rules)
     rng = random.Random(seed)
     out: list[DodgemPosition] = []
     while len(out) < count:
@@ -118,13 +107,16 @@ def _positions(rules: DodgemRules, value: Value, count: int, seed: int) -> list[
     return out
 
 
+SEEDS = {Value.WIN: 11, Value.LOSS: 12, Value.DRAW: 13}
+
+
 @pytest.mark.parametrize("value", [Value.WIN, Value.LOSS, Value.DRAW])
-def test_level_4_keeps_the_value(with_tables: Path, value: Value) -> None:
+def test_level_4_keeps_the_value(small_tables: TableStore, value: Value) -> None:
     rules = rules_for("classic", 4)
-    table = open_table(rules)
-    player = make_player("4", rules)
+    table = small_tables.open(rules)
+    player = make_player("4", rules, small_tables)
     rng = random.Random(5)
-    for pos in _positions(rules, value, 15, seed=hash(value.value) % 1000):
+    for pos in _positions(small_tables, rules, value, 15, seed=SEEDS[value]):
         v, r = table.probe(pos)
         child = rules.play(pos, player.choose(rules, pos, [], rng))
         cv, cr = table.probe(child)
@@ -134,13 +126,13 @@ def test_level_4_keeps_the_value(with_tables: Path, value: Value) -> None:
             assert cr == r - 1
 
 
-def test_level_4_never_walks_into_a_repetition_while_winning(with_tables: Path) -> None:
+def test_level_4_never_walks_into_a_repetition_while_winning(small_tables: TableStore) -> None:
     rules = rules_for("classic", 4)
-    table = open_table(rules)
-    player = make_player("4", rules)
+    table = small_tables.open(rules)
+    player = make_player("4", rules, small_tables)
     rng = random.Random(2)
     checked = 0
-    for pos in _positions(rules, Value.WIN, 40, seed=3):
+    for pos in _positions(small_tables, rules, Value.WIN, 40, seed=3):
         winning = [
             m for m in rules.legal_moves(pos) if table.probe(rules.play(pos, m))[0] is Value.LOSS
         ]
@@ -155,13 +147,13 @@ def test_level_4_never_walks_into_a_repetition_while_winning(with_tables: Path) 
     assert checked > 0
 
 
-def test_level_4_avoids_a_third_repetition_in_a_draw(with_tables: Path) -> None:
+def test_level_4_avoids_a_third_repetition_in_a_draw(small_tables: TableStore) -> None:
     rules = rules_for("classic", 4)
-    table = open_table(rules)
-    player = make_player("4", rules)
+    table = small_tables.open(rules)
+    player = make_player("4", rules, small_tables)
     rng = random.Random(4)
     checked = 0
-    for pos in _positions(rules, Value.DRAW, 30, seed=9):
+    for pos in _positions(small_tables, rules, Value.DRAW, 30, seed=9):
         drawing = [
             rules.play(pos, m)
             for m in rules.legal_moves(pos)
@@ -176,26 +168,30 @@ def test_level_4_avoids_a_third_repetition_in_a_draw(with_tables: Path) -> None:
     assert checked > 0
 
 
-def test_level_4_takes_a_repetition_draw_when_lost(with_tables: Path) -> None:
+def test_level_4_takes_a_repetition_draw_when_lost(small_tables: TableStore) -> None:
     rules = rules_for("classic", 4)
-    player = make_player("4", rules)
+    player = make_player("4", rules, small_tables)
     rng = random.Random(6)
-    for pos in _positions(rules, Value.LOSS, 10, seed=12):
+    for pos in _positions(small_tables, rules, Value.LOSS, 10, seed=12):
         escape = rules.play(pos, rules.legal_moves(pos)[-1])
         move = player.choose(rules, pos, [escape, escape], rng)
         assert rules.play(pos, move) == escape
 
 
-def test_level_4_never_loses_and_wins_3x3_as_first(with_tables: Path) -> None:
+def test_level_4_never_loses_and_wins_3x3_as_first(small_tables: TableStore) -> None:
     for size in (3, 4):
         rules = rules_for("classic", size)
         for other in ("1", "2", "3"):
             for i in range(2):
                 a = play_game(
-                    rules, [make_player("4", rules), make_player(other, rules)], random.Random(i)
+                    rules,
+                    [make_player("4", rules, small_tables), make_player(other, rules)],
+                    random.Random(i),
                 )
                 b = play_game(
-                    rules, [make_player(other, rules), make_player("4", rules)], random.Random(i)
+                    rules,
+                    [make_player(other, rules), make_player("4", rules, small_tables)],
+                    random.Random(i),
                 )
                 assert score(a.result) != "loss"
                 assert score(b.result) != "win"
@@ -203,12 +199,12 @@ def test_level_4_never_loses_and_wins_3x3_as_first(with_tables: Path) -> None:
                     assert score(a.result) == "win"
 
 
-def test_level_4_uses_the_table_when_there_is_one(with_tables: Path) -> None:
+def test_level_4_uses_the_table_when_there_is_one(small_tables: TableStore) -> None:
     rules = rules_for("classic", 3)
-    player = PerfectPlayer(SearchPlayer("unused", nodes=1, time_cap=0.001))
+    player = PerfectPlayer(SearchPlayer("unused", nodes=1, time_cap=0.001), small_tables)
     assert player.has_table(rules)
     # The fallback could not find a 19-ply win with one node; the table does.
     pos = rules.start()
     child = rules.play(pos, player.choose(rules, pos, [], random.Random(0)))
-    table = open_table(rules)
+    table = small_tables.open(rules)
     assert table.probe(child) == (Value.LOSS, 18)

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from boardlab.ai.base import Limits, Player, RandomPlayer
-from boardlab.ai.dotdash_search import QDEPTH, WIN, WINDOW, _order, search_root
-from boardlab.core.errors import IllegalMoveError, UnknownGameError
+from boardlab.ai.dotdash.search import QDEPTH, WIN, WINDOW, _order, search_root
+from boardlab.core.errors import IllegalMoveError, UsageError
 from boardlab.core.rules import Rules
 from boardlab.games.dotdash.kernel import (
     directions,
@@ -34,6 +34,7 @@ from boardlab.games.dotdash.kernel import (
     to_arrays,
 )
 from boardlab.games.dotdash.notation import DotDashMove, DotDashPosition, Point
+from boardlab.games.dotdash.pie import random_setup
 from boardlab.games.dotdash.rules import DotDashRules
 
 DEFAULT_TIME = 1.0
@@ -78,7 +79,7 @@ class DotDashSearchPlayer:
     ) -> Any:
         """The best move found for the side to move."""
         if not isinstance(rules, DotDashRules) or not isinstance(position, DotDashPosition):
-            raise UnknownGameError("this player plays Dot Dash only")
+            raise UsageError("this player plays Dot Dash only")
         depth, seconds = self.depth, self.time_limit
         if limits is not None:
             if limits.depth is not None:
@@ -157,8 +158,11 @@ class DotDashSearchPlayer:
         return SearchResult(move, best_score, done, nodes)
 
 
-def player_for_level(level: int, rules: Rules[Any, Any] | None = None) -> Player:
-    """The Dot Dash player of a level from 1 (random) to 4 (strongest)."""
+def player_for_level(
+    level: int, rules: Rules[Any, Any] | None = None, tables: Any = None
+) -> Player:
+    """The Dot Dash player of a level from 1 (random) to 4 (strongest); Dot Dash has no
+    tables, so `tables` is not used."""
     if level == 1:
         return RandomPlayer()
     if level == 2:
@@ -167,7 +171,7 @@ def player_for_level(level: int, rules: Rules[Any, Any] | None = None) -> Player
         return DotDashSearchPlayer("level 3", depth=2, style=1)
     if level == 4:
         return DotDashSearchPlayer("level 4", depth=3, style=1, time_limit=DEFAULT_TIME)
-    raise UnknownGameError(f"Dot Dash levels are 1 to 4, not {level}")
+    raise UsageError(f"Dot Dash levels are 1 to 4, not {level}")
 
 
 def pie_agent(rules: DotDashRules, rng: random.Random, tries: int = 12) -> Callable[[str], str]:
@@ -181,8 +185,6 @@ def pie_agent(rules: DotDashRules, rng: random.Random, tries: int = 12) -> Calla
 
     def answer(request: str) -> str:
         if request.strip() == "place":
-            from boardlab.ai.dotdash_league import random_setup
-
             options = [random_setup(rules, rng) for _ in range(tries)]
             best = min(options, key=lambda p: abs(mover_score(p)))
             return best.setup_text()
@@ -191,6 +193,6 @@ def pie_agent(rules: DotDashRules, rng: random.Random, tries: int = 12) -> Calla
             mover = position.to_move
             colour = mover if mover_score(position) >= 0 else 1 - mover
             return "rb"[colour]
-        raise UnknownGameError(f"the pie agent does not understand {request!r}")
+        raise UsageError(f"the pie agent does not understand {request!r}")
 
     return answer

@@ -8,7 +8,7 @@ import pytest
 from boardlab.core import make_rules
 from boardlab.games.dodgem import DodgemRules
 from boardlab.games.dodgem.perft import perft
-from tests.dodgem.simple_dodgem import SimpleGame
+from tests.games.dodgem.simple_dodgem import SimpleGame
 
 
 def simple_for(rules: DodgemRules) -> SimpleGame:
