@@ -16,6 +16,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from boardlab.core.errors import UnknownGameError  # noqa: E402
 from boardlab.core.outcome import Reason  # noqa: E402
 from boardlab.core.registry import games, make_rules  # noqa: E402
+from boardlab.core.session import GameSession  # noqa: E402
 from boardlab.integrations import openspiel as bl_openspiel  # noqa: E402
 from boardlab.integrations.codec import codec_for  # noqa: E402
 from tests.integrations.helpers import played_rulesets  # noqa: E402
@@ -241,3 +242,31 @@ def test_league_command_seats_an_openspiel_opponent(capsys: pytest.CaptureFixtur
         ("random", "openspiel:mcts:50"),
         ("openspiel:mcts:50", "random"),
     }
+
+
+def test_state_from_history_keeps_repetition_counts_and_actions() -> None:
+    ospiel = pyspiel.load_game("boardlab_dodgem(size=4)")
+    rules = ospiel.rules
+    session = GameSession(rules)
+    for text in ["a2-a1", "d1-d2", "a1-a2", "d2-c2", "a2-a1", "c2-d2"]:
+        session.play(text)
+    positions = session.positions
+    state = bl_openspiel.state_from_history(ospiel, positions[-1], positions[:-1])
+    assert state.track.session.occurrences() == 2  # the position after d1-d2, seen twice
+    assert [state.action_to_string(a) for a in state.history()] == [
+        rules.format_move(m) for m in session.moves
+    ]
+    state.apply_action(state.string_to_action("a1-a2"))
+    state.apply_action(state.string_to_action("d2-c2"))
+    assert not state.is_terminal()
+
+
+def test_state_from_a_setup_position() -> None:
+    ospiel = pyspiel.load_game("boardlab_dotdash(size=9)")
+    rules = ospiel.rules
+    setup = rules.parse_position("setup R:C3 B:G7,G3 r")
+    state = bl_openspiel.state_from_history(ospiel, setup)
+    assert str(state) == rules.format_position(setup)
+    assert state.history() == []
+    names = {state.action_to_string(a) for a in state.legal_actions()}
+    assert names == {rules.format_move(m) for m in rules.legal_moves(setup)}
