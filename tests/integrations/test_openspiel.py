@@ -208,12 +208,14 @@ def test_openspiel_mcts_takes_a_league_seat() -> None:
     assert mcts_first.win == 2
 
 
-@pytest.mark.parametrize("spec", ["openspiel:mcts", "openspiel:alphazero:5", "openspiel:mcts:x"])
+@pytest.mark.parametrize(
+    "spec", ["openspiel:mcts", "openspiel:alphazero:5", "openspiel:mcts:x", "openspiel:mcts:0"]
+)
 def test_bad_openspiel_player_names_are_refused(spec: str) -> None:
     from boardlab.ai.base import make_player
-    from boardlab.core.errors import UnknownGameError
+    from boardlab.core.errors import UsageError
 
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UsageError):
         make_player(spec, make_rules("dodgem", "classic", 4))
 
 
@@ -270,3 +272,15 @@ def test_state_from_a_setup_position() -> None:
     assert state.history() == []
     names = {state.action_to_string(a) for a in state.legal_actions()}
     assert names == {rules.format_move(m) for m in rules.legal_moves(setup)}
+
+
+def test_league_command_refuses_a_bad_opponent_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from boardlab.cli.main import main
+
+    status = main(["league", "--size", "3", "--levels", "1", "--opponent", "openspiel:mcts:abc"])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "'abc' is not a number of simulations" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -40,7 +40,7 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from boardlab.ai.base import Limits, Player
-from boardlab.core.errors import UnknownGameError
+from boardlab.core.errors import UnknownGameError, UsageError
 from boardlab.core.registry import AnyRules, GameInfo, games
 from boardlab.core.rules import Rules
 from boardlab.integrations.codec import has_codec
@@ -78,7 +78,7 @@ class BoardLabGame(pyspiel.Game):  # type: ignore[misc]
         self.size = size if size else info.variant(self.variant).default_size
         self.max_plies = int(params.get("max_plies", DEFAULT_MAX_PLIES))
         if self.max_plies < 1:
-            raise UnknownGameError("max_plies must be at least 1")
+            raise UsageError("max_plies must be at least 1")
         self.rules = cached_rules(info.name, self.variant, self.size)
         track = Track(info.name, self.variant, self.size, self.max_plies)
         game_info = pyspiel.GameInfo(
@@ -280,7 +280,7 @@ class OpenSpielPlayer:
 
     def __init__(self, simulations: int, uct_c: float = 2.0, rollouts: int = 1) -> None:
         if simulations < 1:
-            raise UnknownGameError("MCTS needs at least one simulation")
+            raise UsageError("MCTS needs at least one simulation")
         self.simulations = simulations
         self.uct_c = uct_c
         self.rollouts = rollouts
@@ -318,11 +318,9 @@ def openspiel_player(spec: str) -> OpenSpielPlayer:
     """A player from text such as 'openspiel:mcts:1000' (MCTS with 1000 simulations)."""
     parts = spec.strip().lower().split(":")
     if len(parts) != 3 or parts[0] != "openspiel" or parts[1] != "mcts":
-        raise UnknownGameError(
-            f"unknown OpenSpiel player {spec!r} (expected openspiel:mcts:SIMULATIONS)"
-        )
+        raise UsageError(f"unknown OpenSpiel player {spec!r} (expected openspiel:mcts:SIMULATIONS)")
     try:
         simulations = int(parts[2])
     except ValueError:
-        raise UnknownGameError(f"{parts[2]!r} is not a number of simulations") from None
+        raise UsageError(f"{parts[2]!r} is not a number of simulations") from None
     return OpenSpielPlayer(simulations)
