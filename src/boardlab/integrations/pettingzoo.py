@@ -34,7 +34,6 @@ order); ``raw_env`` gives it bare. Agents are ``player_0`` (moves first) and ``p
 
 from __future__ import annotations
 
-import importlib
 import io
 from typing import Any
 
@@ -44,6 +43,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from rich.text import Text
 
 from boardlab.core.outcome import Reason
 from boardlab.core.registry import get_game
@@ -197,11 +197,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return self.track.text()
 
     def _board_text(self) -> Any:
-        renderer = importlib.import_module(f"boardlab.games.{self.game}.render")
+        render = get_game(self.game).render
+        if render is None:
+            return Text(self.track.text())
         moves = self.track.session.moves
-        return renderer.render_board(
-            self.track.rules, self.track.position, moves[-1] if moves else None
-        )
+        return render(self.track.rules, self.track.position, moves[-1] if moves else None)
 
 
 def rasterise(text: Any) -> npt.NDArray[np.uint8]:
