@@ -153,8 +153,8 @@ class GameInfo:
     - `perft(rules, position, depth)`: leaf count of the move tree;
     - `render(rules, position, last_move)`: the board for the terminal (rich renderable);
     - `setup`: a stage before the first move, or None;
-    - `forced(rules, position, history, tables)`: a proven result (`boardlab.ai.forced`),
-      or None when the game has no finder;
+    - `forced(rules, position, history, tables, budget, max_depth)`: a proven result
+      (`boardlab.ai.forced`), or None when the game has no finder;
     - `solver_adapter(variant, size)`: what the solver needs to build complete tables of a
       variant and size, or None when the game has no tables.
     """

@@ -6,8 +6,20 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from boardlab.core.registry import games, get_game
+
 MAX_MOVES = 2000
 MAX_PLAYOUT_PLIES = 1000
+
+
+def size_bounds() -> tuple[int, int]:
+    """The smallest and largest board size of the registered games (each variant checks its
+    own sizes again when its rules are made)."""
+    sizes = [info.sizes for info in games().values()]
+    return min(lo for lo, _ in sizes), max(hi for _, hi in sizes)
+
+
+SIZE_MIN, SIZE_MAX = size_bounds()
 
 ValueText = Literal["win", "loss", "draw"]
 MoveText = Annotated[str, StringConstraints(min_length=1, max_length=24)]
@@ -25,7 +37,7 @@ class GameSpec(Strict):
 
     game: str = Field("dodgem", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
-    size: int | None = Field(None, ge=3, le=19)
+    size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
     start: str | None = Field(None, min_length=1, max_length=400)
     moves: list[MoveText] = Field(default_factory=list, max_length=MAX_MOVES)
 
@@ -61,7 +73,7 @@ class PieRequest(Strict):
 
     game: str = Field("dotdash", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
-    size: int | None = Field(None, ge=3, le=19)
+    size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
     role: Literal["choose", "place"]
     setup: str | None = Field(None, min_length=1, max_length=400)
     level: Level = "2"
@@ -69,8 +81,6 @@ class PieRequest(Strict):
 
     @model_validator(mode="after")
     def _game_has_a_setup_stage(self) -> PieRequest:
-        from boardlab.core.registry import get_game
-
         info = get_game(self.game)
         if info.setup is None:
             raise ValueError(f"{info.title} has no setup stage")
@@ -90,7 +100,7 @@ class RulesSpec(Strict):
 
     game: str = Field("dodgem", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
-    size: int | None = Field(None, ge=3, le=19)
+    size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
 
 
 class RecordText(Strict):

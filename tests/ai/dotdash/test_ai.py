@@ -7,7 +7,13 @@ import random
 import pytest
 
 from boardlab.ai.base import Limits
-from boardlab.ai.dotdash.players import pie_agent, player_for_level
+from boardlab.ai.dotdash.players import (
+    MAX_DEPTH,
+    DotDashSearchPlayer,
+    pie_agent,
+    player_for_level,
+)
+from boardlab.ai.dotdash.search import WIN
 from boardlab.core import GameSession, UsageError, make_rules
 from boardlab.games.dotdash.pie import pie_position
 from boardlab.games.dotdash.rules import DotDashRules
@@ -73,9 +79,19 @@ def test_pie_agent_places_and_chooses() -> None:
 
 
 def test_forced_positions_do_not_overrun_the_search() -> None:
-    """A side that is behind has few moves, so deepening runs fast: depth stays capped."""
+    """A forced result stops the deepening at once, and the depth never passes the cap the
+    move buffers are sized for, whatever depth the limits allow."""
     rules = make_rules("dotdash", "standard", 9)
     pos = rules.parse_setup("setup R:A2,B2,C2,D2,E8,I5 B:A9,B9,C9,D9,E9 r")
     player = player_for_level(4, rules)
+    assert isinstance(player, DotDashSearchPlayer)
     move = player.choose(rules, pos, [], random.Random(5), Limits(time=0.5, depth=50))
     assert move in rules.legal_moves(pos)
+    found = player.last
+    assert found is not None and found.move == move
+    # E8 to E2 completes red's row A2..E2, evening the fives, and the search proves it wins.
+    assert str(move) == "E8-E2"
+    assert found.score >= WIN - 1000
+    assert found.depth <= MAX_DEPTH
+    after = rules.play(pos, move)
+    assert rules.fives(after) == (1, 1)

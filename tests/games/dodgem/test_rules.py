@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from boardlab.core import GameSession, IllegalMoveError, NotationError, Reason, make_rules
-from boardlab.games.dodgem import DodgemRules
+from boardlab.core import GameSession, IllegalMoveError, NotationError, Outcome, Reason, make_rules
+from boardlab.games.dodgem import PASS, DodgemRules
 
 
 def moves(rules: DodgemRules, text: str) -> list[str]:
@@ -108,6 +108,15 @@ def test_piecepack_blocked_player_passes_and_two_blocked_players_draw() -> None:
     classic = make_rules("dodgem", "classic", 3)
     with pytest.raises(IllegalMoveError):
         classic.play(classic.parse_position("3/R2/BR1 b"), classic.parse_move("pass"))
+    # The blocked player is not out of the game: it passes, and when the play that follows
+    # goes round in a circle the third occurrence of a position draws.
+    session = GameSession(rules, pos)
+    cycle = ["a1-b1", "a2-b2", "b1-a1", "b2-a2"]
+    for move in ["pass", "b1-off", *cycle, *cycle]:
+        assert session.result is None
+        session.play(move)
+    assert session.result == Outcome(None, Reason.REPETITION)
+    assert session.occurrences() == 3 and session.moves[0] == PASS
 
 
 def test_threefold_repetition_draws() -> None:
