@@ -19,7 +19,7 @@ from boardlab.core.registry import games, make_rules  # noqa: E402
 from boardlab.core.session import GameSession  # noqa: E402
 from boardlab.integrations import openspiel as bl_openspiel  # noqa: E402
 from boardlab.integrations.codec import codec_for  # noqa: E402
-from tests.integrations.helpers import played_rulesets  # noqa: E402
+from tests.integrations.helpers import other_rulesets, played_rulesets  # noqa: E402
 
 
 def _load(game: str, variant: str, size: int, **extra: Any) -> Any:
@@ -40,7 +40,14 @@ def test_every_game_with_action_ids_is_registered() -> None:
 @pytest.mark.parametrize(("game", "variant", "size"), RULESETS)
 def test_openspiel_random_simulation(game: str, variant: str, size: int) -> None:
     """OpenSpiel's C++ conformance test (legal actions, clones, observations, returns and a
-    serialise/deserialise round trip at every step) over a few random games."""
+    serialise/deserialise round trip at every step) over random games, at the sizes played."""
+    pyspiel.random_sim_test(_load(game, variant, size), num_sims=5, serialize=True, verbose=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "variant", "size"), other_rulesets())
+def test_openspiel_random_simulation_every_size(game: str, variant: str, size: int) -> None:
+    """The same conformance test at every other declared board size, up to the largest."""
     pyspiel.random_sim_test(_load(game, variant, size), num_sims=3, serialize=True, verbose=False)
 
 
@@ -65,6 +72,8 @@ def test_actions_are_boardlab_moves_and_states_round_trip(
             assert sorted(names) == sorted(boardlab_names)
             for a in legal:
                 assert codec.encode(codec.decode(a, position.to_move), position.to_move) == a
+            # Parsing a name searches the legal actions, so a sample of them is parsed back.
+            for a in rng.sample(legal, min(len(legal), 8)):
                 assert state.string_to_action(state.action_to_string(a)) == a
 
             clone = state.clone()

@@ -17,7 +17,7 @@ from boardlab.core.registry import make_rules
 from boardlab.core.session import GameSession
 from boardlab.integrations.codec import codec_for
 from boardlab.integrations.pettingzoo import env, raw_env
-from tests.integrations.helpers import played_rulesets
+from tests.integrations.helpers import other_rulesets, played_rulesets
 
 RULESETS = played_rulesets()
 
@@ -35,13 +35,36 @@ def test_pettingzoo_api_and_seed_tests(game: str, variant: str, size: int) -> No
     seed_test(functools.partial(env, game=game, variant=variant, size=size), num_cycles=60)
 
 
-@pytest.mark.parametrize("game", ["dodgem", "dotdash"])
-def test_pettingzoo_render_test(game: str, capsys: pytest.CaptureFixture[str]) -> None:
-    def ansi_has_board(text: str) -> bool:
-        return "\x1b[" in text and ("B" in text or "R" in text)
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "variant", "size"), other_rulesets())
+def test_pettingzoo_api_and_seed_tests_every_size(game: str, variant: str, size: int) -> None:
+    api_test(env(game=game, variant=variant, size=size), num_cycles=20)
+    seed_test(functools.partial(env, game=game, variant=variant, size=size), num_cycles=20)
 
-    render_test(functools.partial(env, game=game), custom_tests={"ansi": ansi_has_board})
+
+@pytest.mark.parametrize(("game", "variant", "size"), RULESETS)
+def test_pettingzoo_render_test(
+    game: str, variant: str, size: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def ansi_has_board(text: str) -> bool:
+        # Coloured, with one line per rank of the board at least.
+        return "\x1b[" in text and len(text.splitlines()) >= size
+
+    def image_has_board(image: np.ndarray) -> bool:
+        # Taller than the board's ranks and painted in more than two colours.
+        return image.shape[0] >= size * 16 and len(np.unique(image.reshape(-1, 3), axis=0)) > 2
+
+    render_test(
+        functools.partial(env, game=game, variant=variant, size=size),
+        custom_tests={"ansi": ansi_has_board, "rgb_array": image_has_board},
+    )
     assert capsys.readouterr().out  # human mode printed the board
+    # The drawing follows the game: a move changes it.
+    e = raw_env(game=game, variant=variant, size=size, render_mode="ansi")
+    e.reset()
+    before = e.render()
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert e.render() != before
 
 
 def test_rgb_array_paints_the_pieces_in_their_colours() -> None:
