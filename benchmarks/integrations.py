@@ -1,9 +1,10 @@
-"""Speed of the research doors: OpenSpiel random playouts, OpenSpiel MCTS moves, PettingZoo
-steps, and the time `import boardlab` adds to starting Python.
+"""Figures of the research doors: OpenSpiel random playouts (games and steps a second),
+OpenSpiel MCTS moves, PettingZoo steps a second, the time `import boardlab` adds to starting
+Python, and the size of the wheel and the sdist.
 
-    python benchmarks/integrations.py [--sims 1000]
+    python benchmarks/integrations.py [--sims 1000] [--seconds 3] [--no-wheel]
 
-Needs the openspiel and pettingzoo extras.
+Needs the openspiel and pettingzoo extras (and `build`, of the test extra, for the wheel).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -86,25 +89,50 @@ def import_time(runs: int = 15) -> tuple[float, float]:
     return median("import boardlab"), median("pass")
 
 
+def package_sizes() -> tuple[int, int]:
+    """Bytes of the wheel and of the sdist that `python -m build` makes of this checkout."""
+    repo = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory(prefix="boardlab-bench-") as out:
+        subprocess.run(
+            [sys.executable, "-m", "build", "--outdir", out, str(repo)],
+            check=True,
+            capture_output=True,
+        )
+        (wheel,) = Path(out).glob("*.whl")
+        (sdist,) = Path(out).glob("*.tar.gz")
+        return wheel.stat().st_size, sdist.stat().st_size
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sims", type=int, default=1000, help="MCTS simulations per move")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per speed figure")
+    parser.add_argument("--no-wheel", action="store_true", help="skip building the wheel")
     args = parser.parse_args()
     print(header("research doors"))
     with_boardlab, bare = import_time()
     print(f"import boardlab: {1000 * with_boardlab:.1f} ms (bare python {1000 * bare:.1f} ms)")
+    if not args.no_wheel:
+        wheel, sdist = package_sizes()
+        print(f"wheel {wheel / 1024:,.0f} KiB, sdist {sdist / 1024:,.0f} KiB")
     for spec in (
+        "boardlab_dodgem(size=3)",
         "boardlab_dodgem(size=4)",
         "boardlab_dodgem(size=5)",
+        "boardlab_dodgem(variant=piecepack)",
+        "boardlab_dotdash(size=9)",
         "boardlab_dotdash(size=13)",
+        "boardlab_dotdash(size=13,variant=capture)",
     ):
-        g, p = playouts(spec)
-        print(f"OpenSpiel random playouts {spec}: {g:,.0f} games/s, {p:,.0f} plies/s")
+        g, p = playouts(spec, args.seconds)
+        print(f"OpenSpiel random playouts {spec}: {g:,.1f} games/s, {p:,.0f} steps/s")
     for size in (4, 5):
         s = mcts_move(size, args.sims)
         print(f"OpenSpiel MCTS {args.sims} simulations, Dodgem {size}×{size} start: {s:.2f} s/move")
-    for game, size in (("dodgem", 4), ("dotdash", 13)):
-        print(f"PettingZoo {game} {size}×{size}: {pettingzoo_steps(game, size):,.0f} steps/s")
+    boards = (("dodgem", 3), ("dodgem", 4), ("dodgem", 5), ("dotdash", 9), ("dotdash", 13))
+    for game, size in boards:
+        rate = pettingzoo_steps(game, size, args.seconds)
+        print(f"PettingZoo {game} {size}×{size}: {rate:,.0f} steps/s (observations included)")
     return 0
 
 
