@@ -241,3 +241,46 @@ def test_phone_sheet_offers_the_level_4_table_up_front(open_page: Any) -> None:
     assert "plays by search" in page.text_content("#s-level4")
     assert page.locator("#s-build").is_visible()
     assert "about 30 s" in page.text_content("#s-build")
+
+
+def test_moves_glide_unless_reduced_motion_is_preferred(browser: Any, live_server: str) -> None:
+    for motion, expected in (("no-preference", True), ("reduce", False)):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion=motion)
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(live_server + "/#game=dodgem&variant=classic&size=3")
+        page.wait_for_selector("body[data-ready='1']")
+        page.select_option("#s-side1", "human")
+        # count the animations started from now on (each lasts only a fifth of a second)
+        page.evaluate(
+            "() => { window.started = 0; const animate = Element.prototype.animate;"
+            " Element.prototype.animate = function (...a) { window.started += 1;"
+            " return animate.apply(this, a); }; }"
+        )
+        page.click("[data-sq=a2]")
+        page.click("[data-sq=b2]")
+        page.wait_for_function("() => location.hash.includes('a2-b2')")
+        page.wait_for_selector("[data-car=b2]")
+        moving = page.evaluate("() => window.started > 0")
+        assert moving == expected, motion
+        # the last move stays marked, from a2 to b2
+        assert page.locator(".last-trace").count() == 1
+        assert page.locator("rect.sq.last").count() == 2
+        ctx.close()
+        assert errors == []
+
+
+def test_dark_mode_follows_the_system_and_sound_is_remembered(open_page: Any) -> None:
+    light = open_page(1280, 860, scheme="light")
+    dark = open_page(1280, 860, scheme="dark")
+    bg = "() => getComputedStyle(document.documentElement).backgroundColor"
+    lum = [
+        sum(int(x) for x in p.evaluate(bg).strip("rgba()").split(",")[:3]) for p in (light, dark)
+    ]
+    assert lum[0] > 600 and lum[1] < 150
+    assert dark.get_attribute("#sound", "aria-pressed") == "false"  # off unless switched on
+    dark.click("#sound")
+    assert dark.get_attribute("#sound", "aria-pressed") == "true"
+    dark.reload()
+    dark.wait_for_selector("body[data-ready='1']")
+    assert dark.get_attribute("#sound", "aria-pressed") == "true"

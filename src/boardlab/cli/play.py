@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -78,13 +77,9 @@ def full_help(rules: AnyRules, position: Any) -> str:
 
 
 def _notation_help(rules: AnyRules) -> str:
-    """The game's own words on its notation (its render module's `notation_help`)."""
-    try:
-        module = importlib.import_module(f"boardlab.games.{rules.game}.render")
-    except ImportError:
-        return ""
-    explain = getattr(module, "notation_help", None)
-    return str(explain(rules)) if explain is not None else ""
+    """The game's own words on its notation (its `GameInfo.notation_help`), or nothing."""
+    explain = get_game(rules.game).notation_help
+    return explain(rules) if explain is not None else ""
 
 
 def add_side_args(parser: argparse.ArgumentParser, default_first: str, default_second: str) -> None:

@@ -401,6 +401,7 @@ export function createView({ store, handlers }) {
     if (!s.view) return;
     const title = t(`game.${s.view.game}`);
     $("game-title").textContent = title;
+    document.body.dataset.game = s.view.game;
     document.title = `BoardLab — ${title}`;
   }
 

@@ -11,9 +11,31 @@ const CELL = 100;
 const STRIP = 52;
 const LABEL = 30;
 const DOUBLE_MS = 450;
+/** @type {Record<string, string>} */
 export const COLOURS = { blue: "#2f6fdf", red: "#e0483e", green: "#1f9d63" };
+/** @type {Record<string, number>} */
 const ANGLE = { east: 0, north: -90, south: 90, west: 180 };
+/** @type {Record<string, string>} */
 const DIRS = { "1,0": "east", "-1,0": "west", "0,1": "north", "0,-1": "south" };
+
+/**
+ * What a board draws: the server's state and how the page sees it now.
+ * @typedef {object} BoardView
+ * @property {any} state the server's state (StateOut), with `facts`
+ * @property {boolean} [preview] an earlier position shown from the chart
+ * @property {string | null} lastMove
+ * @property {number} lastMover
+ * @property {Map<string, {move: string, value: string, remoteness: number | null}> | null} evals
+ * @property {boolean} interactive
+ * @property {string | null} [pie]
+ *
+ * @typedef {object} BoardHandlers
+ * @property {(move: string) => void} onMove
+ * @property {(text: string | null) => void} onIllegal
+ * @property {() => string | null} canAct
+ *
+ * @typedef {{n: number, top: number, right: number, bottom: number, left: number, south: boolean, w: number, h: number}} Layout
+ */
 
 export { squareName };
 
@@ -30,13 +52,18 @@ function geometryOf(facts) {
   return facts.steps.map((steps, p) => ({ steps, exit: facts.exits[p] }));
 }
 
+/**
+ * @param {string} name @param {Record<string, string | number>} [attrs] @param {Element | null} [parent]
+ * @returns {SVGElement}
+ */
 function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  const node = /** @type {SVGElement} */ (document.createElementNS(NS, name));
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   if (parent) parent.appendChild(node);
   return node;
 }
 
+/** @param {Element} parent @param {string} colour @param {number} player @param {number} angle */
 function carShape(parent, colour, player, angle) {
   const g = el("g", { class: `car car-${player}`, transform: `rotate(${angle})` }, parent);
   el("ellipse", { cx: 3, cy: 6, rx: 38, ry: 30, class: "car-shadow" }, g);
@@ -55,19 +82,26 @@ function carShape(parent, colour, player, angle) {
  * `handlers.onIllegal(text)` with an explanation, `handlers.canAct()` returns null when the
  * user may move or an explanation why not.
  */
+/** @param {HTMLElement} host @param {BoardHandlers} handlers */
 export function createDodgemBoard(host, handlers) {
   const svg = el("svg", { class: "board-svg", role: "grid", tabindex: "0" });
   host.replaceChildren(svg);
-  let view = null;
-  let pos = null;
+  /** @type {BoardView} set by the first update, before anything is drawn */
+  let view = /** @type {any} */ (null);
+  /** @type {{n: number, cars: Map<string, number>, toMove: number}} */
+  let pos = /** @type {any} */ (null);
+  /** @type {string | null} */
   let selected = null;
+  /** @type {string | null} */
   let cursor = null;
+  /** @type {{sq: string | null, time: number}} */
   let lastClick = { sq: null, time: 0 };
   let keyboardUsed = false;
   /** @type {string | null} the position drawn last, to animate the move that follows it */
   let prevPosition = null;
 
   /** Glide the car of `move` from its square (short; the next draw simply replaces it). */
+  /** @param {string | null} move */
   function animate(move) {
     const ends = moveEnds(move);
     if (!ends || !motionOK()) return;
@@ -99,8 +133,9 @@ export function createDodgemBoard(host, handlers) {
 
   const legal = () => new Set(view && view.interactive ? view.state.legal_moves : []);
   const geo = () => geometryOf(view.state.facts);
-  const playerName = (p) => t(`colour.${view.state.players[p]}`);
+  const playerName = (/** @type {number} */ p) => t(`colour.${view.state.players[p]}`);
 
+  /** @returns {Layout} */
   function layout() {
     const n = pos.n;
     const exits = new Set(geo().map((g) => g.exit));
@@ -112,16 +147,19 @@ export function createDodgemBoard(host, handlers) {
     return { n, top, right, bottom, left, south, w: left + n * CELL + right, h: top + n * CELL + bottom };
   }
 
+  /** @param {number} f @param {number} r @param {Layout} L @returns {[number, number]} */
   function xy(f, r, L) {
     return [L.left + f * CELL, L.top + (L.n - 1 - r) * CELL];
   }
 
+  /** @param {number} player */
   function explainStep(player) {
     const g = geo()[player];
     const words = g.steps.map((s) => t(`dir.${DIRS[s.join(",")]}`));
     return t("illegal.step", { colour: playerName(player), fwd: words[0], a: words[1], b: words[2] });
   }
 
+  /** @param {number} f @param {number} r @param {number} player @param {Layout} L @returns {[number, number]} */
   function exitPlace(f, r, player, L) {
     const edge = geo()[player].exit;
     const [x, y] = xy(f, r, L);
@@ -252,9 +290,12 @@ export function createDodgemBoard(host, handlers) {
         if (ev && ev.remoteness !== null && ev.remoteness !== undefined) {
           if (b === "off") {
             // beside the arrow, never on it
+            // beside the marker along its strip, so it stays inside the board's frame
+            const along = geo()[pos.toMove].exit === "east" ? [0, -34] : [34, 0];
+            const [bx, by] = [cx + along[0], cy + along[1]];
             const g = el("g", { class: "rem-badge", "pointer-events": "none" }, svg);
-            el("circle", { cx: cx + 19, cy: cy - 19, r: 13, class: `rem-bg v-${ev.value}` }, g);
-            el("text", { x: cx + 19, y: cy - 14, class: "rem tiny" }, g).textContent = String(ev.remoteness);
+            el("circle", { cx: bx, cy: by, r: 13, class: `rem-bg v-${ev.value}` }, g);
+            el("text", { x: bx, y: by + 5, class: "rem tiny" }, g).textContent = String(ev.remoteness);
           } else {
             el("text", { x: cx, y: cy + 7, class: "rem", "pointer-events": "none" }, svg).textContent = String(ev.remoteness);
           }
@@ -275,8 +316,10 @@ export function createDodgemBoard(host, handlers) {
     el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8, class: "cursor" }, svg);
   }
 
+  /** @param {string} sq @param {Map<string, {value: string}>} evals @returns {string | null} */
   function bestFor(sq, evals) {
     let best = null;
+    /** @type {Record<string, number>} */
     const rank = { win: 3, draw: 2, loss: 1 };
     for (const [m, ev] of evals) {
       if (!m.startsWith(`${sq}-`)) continue;
@@ -285,6 +328,7 @@ export function createDodgemBoard(host, handlers) {
     return best;
   }
 
+  /** @param {string} sq */
   function tryExit(sq) {
     const p = pos.cars.get(sq);
     const move = `${sq}-off`;
@@ -293,10 +337,11 @@ export function createDodgemBoard(host, handlers) {
       handlers.onMove(move);
       return;
     }
-    const edge = t(`edge.${geo()[p].exit}`);
-    handlers.onIllegal(t("illegal.notOnEdge", { sq, colour: playerName(p), edge }));
+    const edge = t(`edge.${geo()[p ?? pos.toMove].exit}`);
+    handlers.onIllegal(t("illegal.notOnEdge", { sq, colour: playerName(p ?? pos.toMove), edge }));
   }
 
+  /** @param {string} sq @param {boolean} viaKeyboard */
   function activate(sq, viaKeyboard) {
     if (!view) return;
     const blocked = handlers.canAct();
@@ -344,15 +389,16 @@ export function createDodgemBoard(host, handlers) {
   }
 
   svg.addEventListener("click", (ev) => {
-    const target = ev.target.closest("[data-sq],[data-exit]");
+    const target = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest("[data-sq],[data-exit]"));
     if (!target || !view) return;
     svg.focus({ preventScroll: true });
     if (target.dataset.exit) {
       tryExit(target.dataset.exit);
       return;
     }
-    cursor = target.dataset.sq;
-    activate(target.dataset.sq, false);
+    const sq = target.dataset.sq || "a1";
+    cursor = sq;
+    activate(sq, false);
   });
   svg.addEventListener("focus", () => {
     if (!cursor && pos) cursor = selected || [...pos.cars.entries()].find(([, p]) => p === pos.toMove)?.[0] || "a1";
@@ -367,6 +413,7 @@ export function createDodgemBoard(host, handlers) {
     keyboardUsed = true;
     const n = pos.n;
     let [f, r] = parseSquare(cursor || "a1");
+    /** @type {Record<string, number[]>} */
     const keys = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     if (keys[ev.key]) {
       f = Math.min(n - 1, Math.max(0, f + keys[ev.key][0]));
@@ -385,7 +432,7 @@ export function createDodgemBoard(host, handlers) {
   });
 
   return {
-    /** Redraw for a new state: {state, lastMove, evals (Map or null), interactive}. */
+    /** Redraw for a new state. @param {BoardView} next */
     update(next) {
       const samePos = view && view.state.position === next.state.position;
       view = next;
