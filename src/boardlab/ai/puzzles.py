@@ -1,12 +1,12 @@
 """Puzzles drawn from complete tables: positions with exactly one right move.
 
-Kinds (value for the side to move, from the table):
+Three kinds (value for the side to move, from the table):
 
-- ``win``: the side to move wins and exactly one move keeps the win;
-- ``fastest``: several moves win but exactly one wins fastest, and every other winning move
-  is at least two plies slower;
+- ``win``: the side to move wins and exactly one move keeps the win, or (``fastest`` set)
+  several moves win but exactly one keeps the fastest win, every other one at least two
+  plies slower;
 - ``defend``: the position is a draw, exactly one move avoids losing, and some wrong move loses
-  within four plies (an immediate threat to parry);
+  within three plies per board row (9 on 3×3, 12 on 4×4: a threat to parry now);
 - ``hold``: the position is a draw and exactly one move holds it; every wrong move loses, but
   only in the long run.
 
@@ -21,17 +21,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from boardlab.core.errors import UsageError
+from boardlab.core.errors import BoardLabError, UsageError
 from boardlab.core.outcome import Value
 from boardlab.core.registry import AnyRules
 
-KINDS = ("win", "fastest", "defend", "hold")
-THREAT_PLIES = 4  # a wrong move that loses this fast makes a draw puzzle a `defend` one
+KINDS = ("win", "defend", "hold")
+THREAT_PLIES_PER_ROW = 3  # a wrong move losing within 3 plies a board row makes a `defend` one
 DRAW_LINE_PLIES = 6  # the solution line of a draw puzzle shows this many plies
+WIN_LINE_PLIES = 12  # ...and that of a win at most this many (the rest is more of the same)
 MISS_TRIES = 4  # tries of each level when measuring how often the levels miss the move
+MISS_LEVELS = ("1", "2")
+
+
+class Probe(Protocol):
+    """A complete table: value for the side to move and remoteness (None: a draw)."""
+
+    def probe(self, position: Any) -> tuple[Value, int | None]:
+        """Value and remoteness of `position`."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +53,7 @@ class Scored:
     remoteness: int | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Puzzle:
     """One puzzle: the position, the one right move, its line and how hard it is."""
 
@@ -51,6 +61,7 @@ class Puzzle:
     variant: str
     size: int
     kind: str
+    fastest: bool  # a `win` puzzle in which other moves win too, only more slowly
     position: str
     to_move: str
     value: str  # the position's value for the side to move
@@ -60,19 +71,24 @@ class Puzzle:
     wrong: dict[str, str]  # every other move -> "draw", "loss" or "win in N" (slower)
     tempting: int  # wrong moves that look as good as the solution two plies deep
     miss_rate: float  # how often levels 1 and 2 chose another move
-    rating: int  # difficulty on a chess-like scale (about 600 to 2000)
+    rating: int  # difficulty on a chess-like scale (about 700 to 2000)
     seed: int = 0
     number: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        """A stable name: ruleset, seed and number."""
+        return f"{self.game}-{self.variant}-{self.size}-{self.seed}-{self.number}"
 
     def as_dict(self) -> dict[str, Any]:
         """The puzzle as JSON-ready data."""
         return {
-            "id": f"{self.game}-{self.variant}-{self.size}-{self.seed}-{self.number}",
+            "id": self.id,
             "game": self.game,
             "variant": self.variant,
             "size": self.size,
             "kind": self.kind,
+            "fastest": self.fastest,
             "position": self.position,
             "to_move": self.to_move,
             "value": self.value,
@@ -86,11 +102,11 @@ class Puzzle:
         }
 
 
-class PuzzleError(UsageError):
-    """A stated puzzle the table contradicts (never expected: generation checks every one)."""
+class PuzzleError(BoardLabError):
+    """A stated puzzle the table contradicts (generation checks every one)."""
 
 
-def score_moves(rules: AnyRules, table: Any, position: Hashable) -> list[Scored]:
+def score_moves(rules: AnyRules, table: Probe, position: Hashable) -> list[Scored]:
     """Every legal move with its value for the mover, best first (fastest win first, slowest
     loss last)."""
     out = []
@@ -110,36 +126,45 @@ def order(s: Scored) -> tuple[int, int]:
     return (2, -(s.remoteness or 0))
 
 
-def classify(scored: Sequence[Scored]) -> str | None:
-    """The puzzle kind of a position with these scored moves, or None if it is no puzzle."""
+def threat_plies(size: int) -> int:
+    """A wrong move that loses within this many plies makes a draw puzzle a `defend` one."""
+    return THREAT_PLIES_PER_ROW * size
+
+
+def classify(scored: Sequence[Scored], size: int) -> tuple[str, bool] | None:
+    """(kind, fastest) of a position with these scored moves on a board of `size`, or None
+    if it is no puzzle."""
     if len(scored) < 2:
         return None
     best, second = scored[0], scored[1]
     if best.value is Value.WIN:
         if second.value is not Value.WIN:
-            return "win"
+            return "win", False
         if (second.remoteness or 0) >= (best.remoteness or 0) + 2:
-            return "fastest"
+            return "win", True
         return None
     if best.value is Value.DRAW and second.value is Value.LOSS:
         fastest_loss = min(s.remoteness or 0 for s in scored[1:])
-        return "defend" if fastest_loss <= THREAT_PLIES else "hold"
+        return ("defend" if fastest_loss <= threat_plies(size) else "hold"), False
     return None
 
 
+def best_reply(rules: AnyRules, table: Probe, position: Hashable) -> Any:
+    """The table's best move: the fastest win, else a draw, else the slowest loss."""
+    return score_moves(rules, table, position)[0].move
+
+
 def best_line(
-    rules: AnyRules, table: Any, position: Hashable, first: Any, plies: int
+    rules: AnyRules, table: Probe, position: Hashable, first: Any, plies: int
 ) -> list[Any]:
     """`first`, then the table's best move for each side in turn (fastest win, slowest loss,
     a draw held), up to `plies` moves or the end of the game."""
     line = [first]
     pos = rules.play(position, first)
     while len(line) < plies and rules.outcome(pos) is None:
-        moves = score_moves(rules, table, pos)
-        if not moves:
-            break
-        line.append(moves[0].move)
-        pos = rules.play(pos, moves[0].move)
+        move = best_reply(rules, table, pos)
+        line.append(move)
+        pos = rules.play(pos, move)
     return line
 
 
@@ -171,14 +196,14 @@ def tempting_moves(rules: AnyRules, position: Hashable, scored: Sequence[Scored]
 
 
 def miss_rate(
-    rules: AnyRules, position: Hashable, solution: Any, seed: int, tries: int = MISS_TRIES
+    rules: AnyRules, position: Hashable, solution: Any, seed: str, tries: int = MISS_TRIES
 ) -> float:
     """The share of tries in which levels 1 and 2 play another move than `solution`."""
     from boardlab.ai.base import make_player
 
     misses = 0
     total = 0
-    for level in ("1", "2"):
+    for level in MISS_LEVELS:
         player = make_player(level, rules)
         for t in range(tries):
             rng = random.Random(f"miss:{seed}:{level}:{t}")
@@ -187,47 +212,52 @@ def miss_rate(
     return misses / total
 
 
-def rating(kind: str, remoteness: int | None, tempting: int, misses: float) -> int:
-    """Difficulty on a chess-like scale: deeper wins, more tempting wrong moves and moves the
-    levels miss make a puzzle harder."""
-    depth = remoteness if remoteness is not None else 8
-    base = {"win": 700, "fastest": 800, "defend": 750, "hold": 900}[kind]
-    return int(round(base + 25 * depth + 40 * min(tempting, 6) + 500 * misses))
+def rating(kind: str, depth: int, tempting: int, misses: float) -> int:
+    """Difficulty on a chess-like scale: a deeper win (or a slower punishment of the wrong
+    move in a draw), more tempting wrong moves and moves the levels miss make it harder."""
+    depth = min(depth, 30)
+    base = {"win": 700, "defend": 750, "hold": 750}[kind]
+    return round(base + 20 * depth + 40 * min(tempting, 6) + 500 * misses)
 
 
 def make_puzzle(
-    rules: AnyRules, table: Any, position: Hashable, seed: int = 0, number: int = 0
+    rules: AnyRules, table: Probe, position: Hashable, seed: int = 0, number: int = 0
 ) -> Puzzle | None:
-    """The puzzle of `position`, or None if it has no single right move."""
+    """The puzzle of `position`, checked against the table, or None if it has no single
+    right move."""
     if rules.outcome(position) is not None:
         return None
     scored = score_moves(rules, table, position)
-    kind = classify(scored)
-    if kind is None:
+    found = classify(scored, rules.size)
+    if found is None:
         return None
+    kind, fastest = found
     value, rem = table.probe(position)
-    value = Value(value)
     best = scored[0]
-    plies = (best.remoteness or 1) if best.value is Value.WIN else DRAW_LINE_PLIES
+    plies = min(best.remoteness or 1, WIN_LINE_PLIES) if kind == "win" else DRAW_LINE_PLIES
     line = best_line(rules, table, position, best.move, plies)
     tempting = tempting_moves(rules, position, scored)
-    misses = miss_rate(rules, position, best.move, seed * 1000 + number)
     fmt = rules.format_move
+    text = rules.format_position(position)
+    misses = miss_rate(rules, position, best.move, f"{seed}:{text}")
+    # how far ahead one must see: the win's length, or how soon a wrong move is punished
+    depth = rem if rem is not None else min(s.remoteness or 0 for s in scored[1:])
     puzzle = Puzzle(
         game=rules.game,
         variant=rules.variant,
         size=rules.size,
         kind=kind,
-        position=rules.format_position(position),
+        fastest=fastest,
+        position=text,
         to_move=rules.player_names[rules.to_move(position)],
-        value=value.value,
+        value=Value(value).value,
         remoteness=rem,
         solution=fmt(best.move),
         line=[fmt(m) for m in line],
         wrong={fmt(s.move): describe_wrong(s) for s in scored[1:]},
         tempting=tempting,
         miss_rate=misses,
-        rating=rating(kind, rem, tempting, misses),
+        rating=rating(kind, depth, tempting, misses),
         seed=seed,
         number=number,
     )
@@ -235,41 +265,47 @@ def make_puzzle(
     return puzzle
 
 
-def check_puzzle(rules: AnyRules, table: Any, puzzle: Puzzle) -> None:
-    """Check a puzzle against the table: its solution is the only right move, every other
-    move fails as stated, and its line is legal best play. PuzzleError if not."""
+def check_puzzle(rules: AnyRules, table: Probe, puzzle: Puzzle) -> None:
+    """Check a puzzle against the table: its solution keeps the value and is the only move
+    that does (or, `fastest`, the only fastest win), every other move fails as stated, and
+    its line is legal best play for the loser. PuzzleError if not."""
+
+    def wrong(why: str) -> PuzzleError:
+        return PuzzleError(f"puzzle {puzzle.id} ({puzzle.position}): {why}")
+
     position = rules.parse_position(puzzle.position)
     value, rem = table.probe(position)
     if Value(value).value != puzzle.value or rem != puzzle.remoteness:
-        raise PuzzleError(f"puzzle {puzzle.position}: the table gives {value.value} {rem}")
-    solution = rules.parse_move(puzzle.solution)
+        raise wrong(f"the table gives {Value(value).value} {rem}")
     scored = {rules.format_move(s.move): s for s in score_moves(rules, table, position)}
     right = scored.get(puzzle.solution)
     if right is None:
-        raise PuzzleError(f"puzzle {puzzle.position}: {puzzle.solution} is not legal")
+        raise wrong(f"{puzzle.solution} is not a legal move")
+    if right.value is not Value(value) or (right.value is Value.WIN and right.remoteness != rem):
+        raise wrong(f"{puzzle.solution} does not keep the {puzzle.value}")
+    if set(puzzle.wrong) != set(scored) - {puzzle.solution}:
+        raise wrong("the wrong moves are not the other legal moves")
     for text, s in scored.items():
         if text == puzzle.solution:
             continue
-        fails = (
-            s.value is not Value.WIN
-            if puzzle.kind == "win"
-            else s.value is Value.LOSS
-            if puzzle.kind in ("defend", "hold")
-            else (s.value is not Value.WIN or (s.remoteness or 0) > (right.remoteness or 0))
-        )
-        if not fails or puzzle.wrong.get(text) != describe_wrong(s):
-            raise PuzzleError(f"puzzle {puzzle.position}: {text} does not fail as stated")
-    if right.value is not Value(value):
-        raise PuzzleError(f"puzzle {puzzle.position}: {puzzle.solution} does not keep the value")
+        if puzzle.kind == "win" and puzzle.fastest:
+            fails = s.value is not Value.WIN or (s.remoteness or 0) > (right.remoteness or 0)
+        elif puzzle.kind == "win":
+            fails = s.value is not Value.WIN
+        else:
+            fails = s.value is Value.LOSS
+        if not fails or puzzle.wrong[text] != describe_wrong(s):
+            raise wrong(f"{text} does not fail as stated")
+    if not puzzle.line or puzzle.line[0] != puzzle.solution:
+        raise wrong("the line does not start with the solution")
     pos = position
-    if puzzle.line[0] != puzzle.solution:
-        raise PuzzleError(f"puzzle {puzzle.position}: the line does not start with the solution")
-    for text in puzzle.line:
+    for i, text in enumerate(puzzle.line):
         move = rules.parse_move(text)
         if move not in rules.legal_moves(pos):
-            raise PuzzleError(f"puzzle {puzzle.position}: {text} in the line is not legal")
+            raise wrong(f"{text} in the line is not legal")
+        if i % 2 == 1 and move != best_reply(rules, table, pos):
+            raise wrong(f"{text} in the line is not the best defence")
         pos = rules.play(pos, move)
-    del solution
 
 
 def random_positions(rules: AnyRules, rng: random.Random, max_plies: int = 40) -> Iterator[Any]:
@@ -288,34 +324,58 @@ def random_positions(rules: AnyRules, rng: random.Random, max_plies: int = 40) -
 
 def generate(
     rules: AnyRules,
-    table: Any,
+    table: Probe,
     count: int,
     seed: int = 0,
     kinds: Sequence[str] = KINDS,
     max_tries: int = 20_000,
+    patience: int = 400,
 ) -> list[Puzzle]:
-    """`count` distinct puzzles of the given kinds from seeded random play, checked against
-    the table; fewer if `max_tries` positions do not hold that many."""
+    """`count` distinct puzzles from seeded random play, each checked against the table.
+
+    The kinds take turns (win, defend, hold, win, ...); a kind that `patience` more random
+    positions do not supply gives its turn to the next one. Fewer puzzles come back when
+    `max_tries` positions do not hold `count`."""
     for k in kinds:
         if k not in KINDS:
             raise UsageError(f"unknown puzzle kind {k!r} (expected {', '.join(KINDS)})")
+    wanted = [k for k in KINDS if k in kinds]
     rng = random.Random(f"puzzles:{rules.game}:{rules.variant}:{rules.size}:{seed}")
     seen: set[str] = set()
+    found: dict[str, list[Any]] = {k: [] for k in wanted}
     out: list[Puzzle] = []
     positions = random_positions(rules, rng)
-    for _ in range(max_tries):
-        if len(out) >= count:
-            break
+    tries = 0
+
+    def scan() -> bool:
+        """Look at one more random position; False when the tries are spent."""
+        nonlocal tries
+        if tries >= max_tries:
+            return False
+        tries += 1
         pos = next(positions)
         text = rules.format_position(pos)
-        if text in seen:
+        if text not in seen:
+            seen.add(text)
+            kind = classify(score_moves(rules, table, pos), rules.size)
+            if kind is not None and kind[0] in found:
+                found[kind[0]].append(pos)
+        return True
+
+    turn = 0
+    while len(out) < count:
+        want = wanted[turn % len(wanted)]
+        turn += 1
+        waited = 0
+        while not found[want] and waited < patience and scan():
+            waited += 1
+        order_ = [want] + [k for k in wanted if k != want]
+        kind = next((k for k in order_ if found[k]), None)
+        if kind is None:
+            if tries >= max_tries:
+                break
             continue
-        seen.add(text)
-        scored = score_moves(rules, table, pos)
-        kind = classify(scored)
-        if kind is None or kind not in kinds:
-            continue
-        puzzle = make_puzzle(rules, table, pos, seed, len(out) + 1)
+        puzzle = make_puzzle(rules, table, found[kind].pop(0), seed, len(out) + 1)
         if puzzle is not None:
             out.append(puzzle)
     return out

@@ -20,7 +20,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boardlab.ai.puzzles import best_line, score_moves
+from boardlab.ai.puzzles import Probe, best_line, score_moves
+from boardlab.core.errors import IllegalMoveError
 from boardlab.core.outcome import Value
 from boardlab.core.registry import AnyRules
 
@@ -33,6 +34,7 @@ class MoveReview:
     """One move of the game and what it did to its value."""
 
     ply: int  # 1 for the first move of the game
+    number: int  # the move number as a record prints it (a pair of plies per number)
     side: str  # the colour that moved
     move: str
     position: str  # the position before the move
@@ -44,6 +46,13 @@ class MoveReview:
     best: str  # the table's best move in `position`
     best_remoteness: int | None
     better_line: list[str]  # the best move and best play after it
+    first_player: bool = True  # whether the first player (blue in Dodgem) made the move
+
+    @property
+    def label(self) -> str:
+        """The move as a record shows it: '7. a2-b2' for the first player, '7… b1-b2' for
+        the second."""
+        return f"{self.number}{'.' if self.first_player else '…'} {self.move}"
 
     @property
     def mistake(self) -> bool:
@@ -54,6 +63,8 @@ class MoveReview:
         """JSON-ready data."""
         return {
             "ply": self.ply,
+            "number": self.number,
+            "label": self.label,
             "side": self.side,
             "move": self.move,
             "position": self.position,
@@ -86,12 +97,16 @@ class Review:
         return [m for m in self.moves if m.mark == "slower"]
 
     def summary(self) -> str:
-        """One line: '3 mistakes, first at move 7; 2 slower wins'."""
+        """One line: '3 mistakes, first at move 7 (blue a2-b2); 2 slower wins'."""
         n = len(self.mistakes)
         if n == 0:
             text = "no mistakes"
         else:
-            text = f"{n} mistake{'s' if n != 1 else ''}, first at move {self.mistakes[0].ply}"
+            first = self.mistakes[0]
+            text = (
+                f"{n} mistake{'s' if n != 1 else ''}, first at move {first.number} "
+                f"({first.side} {first.move})"
+            )
         k = len(self.slower)
         if k:
             text += f"; {k} slower win{'s' if k != 1 else ''}"
@@ -106,11 +121,11 @@ class Review:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
-        first = self.mistakes[0].ply if self.mistakes else None
+        first = self.mistakes[0] if self.mistakes else None
         return {
             "summary": self.summary(),
             "mistakes": len(self.mistakes),
-            "first_mistake": first,
+            "first_mistake": None if first is None else first.ply,
             "slower": len(self.slower),
             "mistakes_by_side": self.by_side(),
             "moves": [m.as_dict() for m in self.moves],
@@ -130,24 +145,29 @@ def mark_of(before: Value, after: Value, after_rem: int | None, best_rem: int | 
     return "best" if (after_rem or 0) >= (best_rem or 0) else "ok"
 
 
-def review_game(
-    rules: AnyRules, table: Any, start: Hashable, moves: Sequence[Any]
-) -> Review:
-    """Review the moves played from `start` against the complete `table`."""
+def review_game(rules: AnyRules, table: Probe, start: Hashable, moves: Sequence[Any]) -> Review:
+    """Review the moves played from `start` against the complete `table`; IllegalMoveError
+    for a move the rules refuse."""
     out: list[MoveReview] = []
     pos = start
+    first_side = rules.to_move(start)
     for ply, move in enumerate(moves, 1):
         if rules.outcome(pos) is not None:
             break
         scored = score_moves(rules, table, pos)
         v, rem = table.probe(pos)
         before = Value(v)
-        played = next(s for s in scored if s.move == move)
+        played = next((s for s in scored if s.move == move), None)
+        if played is None:
+            raise IllegalMoveError(f"move {ply} ({rules.format_move(move)}) is not legal")
         best = scored[0]
+        side = rules.to_move(pos)
         out.append(
             MoveReview(
                 ply=ply,
-                side=rules.player_names[rules.to_move(pos)],
+                number=(ply - 1 + first_side) // 2 + 1,
+                first_player=side == 0,
+                side=rules.player_names[side],
                 move=rules.format_move(move),
                 position=rules.format_position(pos),
                 before=before,

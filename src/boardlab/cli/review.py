@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         style = MARK_STYLE.get(m.mark, "")
         after = m.after.value + ("" if m.after_remoteness is None else f" {m.after_remoteness}")
         grid.add_row(
-            str(m.ply),
+            f"{m.number}{'.' if m.first_player else '…'}",
             m.side,
             m.move,
             f"[{style}]{MARK_TEXT[m.mark] or after}[/]" if style else after,
