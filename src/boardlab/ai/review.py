@@ -65,6 +65,7 @@ class MoveReview:
             "ply": self.ply,
             "number": self.number,
             "label": self.label,
+            "first_player": self.first_player,
             "side": self.side,
             "move": self.move,
             "position": self.position,

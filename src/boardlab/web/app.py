@@ -13,6 +13,7 @@ from boardlab import __version__
 from boardlab.core.errors import BoardLabError, MissingTableError
 from boardlab.core.registry import games
 from boardlab.solver.store import TableStore
+from boardlab.web.learn import router as learn_router
 from boardlab.web.routes import router
 from boardlab.web.service import Service
 from boardlab.web.warmup import start_warm_up
@@ -49,6 +50,7 @@ def create_app(tables: TableStore | Path | None = None, warm: bool = False) -> F
     if warm:
         start_warm_up(app.state.service)
     app.include_router(router)
+    app.include_router(learn_router)  # puzzles and review, with their pages
 
     @app.exception_handler(BoardLabError)
     async def boardlab_error(request: Request, exc: BoardLabError) -> JSONResponse:
