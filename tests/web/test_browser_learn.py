@@ -186,3 +186,19 @@ def test_save_as_puzzle_after_a_forced_win_notice(page: Any, live_server: str) -
     page.goto(live_server + "/puzzles")
     page.wait_for_selector("body[data-ready='1']")
     assert "B2/B2/1RR b" in (page.text_content("#pz-saved") or "")
+
+
+def test_levels_show_their_ratings_in_the_new_game_sheet(page: Any) -> None:
+    from boardlab.ai.ladder import MEASURED
+
+    page.select_option("#s-size", "4")
+    want = f"level 2 · {MEASURED[('dodgem', 4)]['2']}"
+    page.wait_for_function(
+        "(w) => [...document.getElementById('s-side1').options].some(o => o.text.endsWith(w))",
+        arg=want,
+    )
+    page.click("[data-lang=ja]")
+    page.wait_for_function(
+        "(r) => [...document.getElementById('s-side1').options].some(o => o.text.endsWith(r))",
+        arg=f" · {MEASURED[('dodgem', 4)]['3']}",
+    )

@@ -88,3 +88,15 @@ def test_the_pages_are_served(learn: TestClient) -> None:
     for path in ("/puzzles", "/review"):
         r = learn.get(path)
         assert r.status_code == 200 and "<!doctype html>" in r.text.lower()
+
+
+def test_ladder_ratings_of_the_nearest_measured_board(learn: TestClient) -> None:
+    from boardlab.ai.ladder import MEASURED
+
+    d4 = learn.get("/api/ladder?game=dodgem&size=4").json()
+    assert d4["measured_size"] == 4 and d4["ratings"] == MEASURED[("dodgem", 4)]
+    values = [d4["ratings"][k] for k in ("random", "1", "2", "3", "4")]
+    assert values == sorted(values)
+    assert learn.get("/api/ladder?game=dodgem&size=7").json()["measured_size"] == 4
+    assert learn.get("/api/ladder?game=dotdash&size=13").json()["measured_size"] == 9
+    assert learn.get("/api/ladder?game=nim&size=5").json()["ratings"] == {}

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
+from boardlab.ai.ladder import ladder_ratings
 from boardlab.ai.puzzles import KINDS, generate, make_puzzle
 from boardlab.ai.review import review_game
 from boardlab.core.errors import MissingTableError, UsageError
@@ -71,6 +72,15 @@ class PuzzleRulesetsOut(BaseModel):
     rulesets: list[PuzzleRulesOut]
 
 
+class LadderOut(BaseModel):
+    """The measured ratings of the levels (random mover 0), from the board `measured_size`
+    (the nearest measured one)."""
+
+    game: str
+    measured_size: int | None
+    ratings: dict[str, int]
+
+
 class PositionSpec(s.RulesSpec):
     """A position of a ruleset, in notation."""
 
@@ -127,6 +137,18 @@ def _table(service: Service, rules: AnyRules) -> Any:
             f"the {rules.size}×{rules.size} {rules.variant} table is not built yet"
         )
     return table
+
+
+@router.get("/api/ladder")
+def ladder(
+    game: Annotated[str, Query(max_length=20)] = "dodgem",
+    size: Annotated[int, Query(ge=s.SIZE_MIN, le=s.SIZE_MAX)] = 4,
+) -> LadderOut:
+    """Each level's measured rating (Bradley–Terry on the Elo scale, random mover 0)."""
+    found = ladder_ratings(game, size)
+    if found is None:
+        return LadderOut(game=game, measured_size=None, ratings={})
+    return LadderOut(game=game, measured_size=found[0], ratings=found[1])
 
 
 @router.get("/api/puzzles/rulesets")

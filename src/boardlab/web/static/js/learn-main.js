@@ -5,11 +5,30 @@
 // one the computer moved from).
 
 import "./learn-texts.js";
+import { ratedLabel } from "./ladder.js";
 import { encodeLink } from "./links.js";
 import { saveCandidates, savePuzzle } from "./puzzles.js";
 import { isComputer } from "./seating.js";
 import { resultOf, seats } from "./state.js";
 import { t } from "./i18n.js";
+
+/** @type {Map<string, Promise<Record<string, number>>>} */
+const ladders = new Map();
+
+/** The measured ratings of a game's levels on the nearest measured board (cached).
+ * @param {string} game @param {number} size @returns {Promise<Record<string, number>>} */
+function ladderFor(game, size) {
+  const key = `${game}/${size}`;
+  let p = ladders.get(key);
+  if (!p) {
+    p = fetch(`/api/ladder?game=${encodeURIComponent(game)}&size=${size}`)
+      .then((r) => (r.ok ? r.json() : { ratings: {} }))
+      .then((d) => d.ratings || {})
+      .catch(() => ({}));
+    ladders.set(key, p);
+  }
+  return p;
+}
 
 /** @param {string} id @returns {HTMLElement} */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -49,6 +68,23 @@ export function wireLearning(store, notify) {
     }
     notify(t("pz.noPuzzle"), "warn");
   });
+
+  // each computer level's measured rating beside its name in the New game sheet
+  const decorate = async () => {
+    const s = S();
+    const ratings = await ladderFor(s.settings.game, Number(s.settings.size));
+    for (const id of ["s-side0", "s-side1"]) {
+      for (const o of /** @type {HTMLSelectElement} */ ($(id)).options) {
+        if (o.value === "human") continue;
+        const text = ratedLabel(o.text, ratings[o.value]);
+        if (o.text !== text) o.text = text;
+      }
+    }
+  };
+  const watch = new MutationObserver(() => decorate());
+  for (const id of ["s-side0", "s-side1"]) watch.observe($(id), { childList: true });
+  $("s-size").addEventListener("change", () => decorate());
+  decorate();
 
   review.addEventListener("click", () => {
     location.href = `/review#${encodeLink(S().game)}`;
