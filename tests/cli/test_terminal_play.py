@@ -72,3 +72,37 @@ def test_records_name_players_the_same_way_everywhere(tmp_path: Path) -> None:
     loaded = GameRecord.parse(text)
     again = GameRecord.from_session(loaded.to_session(), {"blue": "human", "red": "1"})
     assert again.players == {"blue": "human", "red": "level 1"}
+
+
+def test_help_gives_each_sides_directions_and_the_variants_own_ending() -> None:
+    from boardlab.games.dodgem.render import notation_help
+
+    classic = notation_help(make_rules("dodgem", "classic", 4))  # type: ignore[arg-type]
+    assert "a blue car east (forward), north or south" in classic
+    assert "a red car north (forward), west or east" in classic
+    assert "e.g. d2-off" in classic  # an exit square of this size: blue leaves from file d
+    assert "all of its cars off wins" in classic and "without a move on their turn wins" in classic
+    assert "a third time is a draw" in classic
+    misere = notation_help(make_rules("dodgem", "misere", 4))  # type: ignore[arg-type]
+    assert "all of its cars off loses" in misere
+    blocked = notation_help(make_rules("dodgem", "blocked-loses", 4))  # type: ignore[arg-type]
+    assert "without a move on their turn loses" in blocked
+    pack = notation_help(make_rules("dodgem", "piecepack", 6))  # type: ignore[arg-type]
+    assert "a green car south (forward), west or east" in pack and "e.g. b6-off" in pack
+    assert "without a move passes" in pack
+
+
+def test_watch_names_the_levels_as_records_do() -> None:
+    out = boardlab("watch", "--size", "3", "--games", "2", "--red", "1", "--seed", "2")
+    assert out.returncode == 0, out.stderr
+    assert "2 games: blue random vs red level 1" in out.stdout
+
+
+def test_the_finished_board_shows_no_side_to_move() -> None:
+    rules = make_rules("dodgem", None, 3)
+    move = rules.parse_move("c2-off")
+    after = rules.play(rules.parse_position("3/2B/R2 b"), move)
+    console = Console(width=60, force_terminal=False, color_system=None)
+    with console.capture() as cap:
+        console.print(render_board(rules, after, move))  # type: ignore[arg-type]
+    assert "to move" not in cap.get()

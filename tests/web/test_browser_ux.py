@@ -284,3 +284,52 @@ def test_dark_mode_follows_the_system_and_sound_is_remembered(open_page: Any) ->
     dark.reload()
     dark.wait_for_selector("body[data-ready='1']")
     assert dark.get_attribute("#sound", "aria-pressed") == "true"
+
+
+def test_a_finished_game_shows_no_move_values_and_the_list_says_who_resigned(page: Any) -> None:
+    page.select_option("#s-size", "3")
+    page.select_option("#s-side0", "human")
+    page.select_option("#s-side1", "1")
+    page.click("#start")
+    page.check("#analysis-toggle", force=True)
+    page.wait_for_selector("circle.badge", timeout=60_000)  # each car's best move value
+    page.click("#resign")
+    status_has(page, "resignation")
+    assert page.locator("circle.badge").count() == 0
+    assert page.locator("#movelist li.end").text_content() == "Blue resigned"
+    page.click("[data-lang=ja]")
+    assert page.locator("#movelist li.end").text_content() == "青の投了"
+
+
+def test_help_close_is_in_view_without_scrolling_on_a_phone(open_page: Any) -> None:
+    for lang in ("en", "ja"):
+        page = open_page(390, 844, "ja-JP" if lang == "ja" else "en-GB")
+        page.click(f"[data-lang={lang}]")
+        page.click("#help-open")
+        close = "#help-dialog button[value=close]"
+        assert page.locator("#help-dialog").evaluate("d => d.scrollHeight > d.clientHeight")
+        assert in_view(page, close)
+        page.click(close)
+        assert page.locator("#help-dialog").is_hidden()
+
+
+def test_desktop_controls_stay_in_view_with_the_notice_a_message_and_the_level_note(
+    open_page: Any,
+) -> None:
+    page = open_page(1440, 900)
+    page.select_option("#s-size", "3")
+    page.select_option("#s-side0", "human")
+    page.select_option("#s-side1", "4")
+    page.click("#start")
+    page.wait_for_selector("#level-note:not([hidden])")
+    page.click("[data-sq=a2]")
+    page.click("[data-sq=a1]")
+    page.wait_for_selector("#notice:not([hidden])", timeout=60_000)
+    page.wait_for_function(
+        "() => document.getElementById('status-text').textContent.includes('(You)')"
+    )
+    page.click("[data-sq=a3]")
+    page.click("[data-sq=c1]")  # not a step: the page explains
+    page.wait_for_selector("#message:not([hidden])")
+    for c in ("#status", "#notice", "#board svg", "#undo", "#resign", "#swap", "#level-note"):
+        assert in_view(page, c), c

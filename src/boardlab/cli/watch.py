@@ -31,6 +31,7 @@ from boardlab.cli.common import (
     table_store,
 )
 from boardlab.cli.play import add_side_args, render, sides_from_args
+from boardlab.core.records import player_label
 from boardlab.core.session import GameSession
 
 
@@ -108,7 +109,11 @@ def run(args: argparse.Namespace) -> int:
                 Text(f"game {k + 1}: {said}", style="bold"), render(rules, session.position, last)
             )
             live.update(Group(board, progress))
-    table = Table(title=f"{args.games} games: {names[0]} {sides[0]} vs {names[1]} {sides[1]}")
+    if not console.is_terminal:
+        console.print()  # a live display ends its line only on a terminal
+    who = [player_label(side) for side in sides]
+    console.print(f"[bold]{args.games} games: {names[0]} {who[0]} vs {names[1]} {who[1]}[/]")
+    table = Table()
     for col in (f"{names[0]} wins", f"{names[1]} wins", "draws"):
         table.add_column(col, justify="right")
     table.add_row(str(tally[0]), str(tally[1]), str(tally[None]))

@@ -85,10 +85,11 @@ def render_board(
         edge_row("south")
     text.append("   " + "".join(f" {FILES[f]} " for f in range(n)) + "\n", style="dim")
     names = rules.player_names
+    over = rules.outcome(position) is not None
     for player in (0, 1):
         letter = letters[player]
         arrow = _ARROWS[(rules.geometry, player)]
-        mover = "  ◀ to move" if player == position.to_move else ""
+        mover = "  ◀ to move" if player == position.to_move and not over else ""
         text.append(f" {letter} ", style=_STYLE.get(letter, "bold"))
         left = position.count(player)
         edge = _EXIT_MARK[edges[player]]
@@ -98,15 +99,41 @@ def render_board(
     return text
 
 
+_COMPASS = {(1, 0): "east", (-1, 0): "west", (0, 1): "north", (0, -1): "south"}
+_ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+
+
 def notation_help(rules: DodgemRules) -> str:
-    """How Dodgem moves are written, for the terminal's `help`."""
+    """How Dodgem moves go and are written, and how these rules end, for the terminal's
+    `help`: each side's directions and exit edge come from the rules themselves."""
     names = rules.player_names
     edges = exit_edges(rules)
     words = {"east": "the right-hand file", "north": "the top rank", "south": "the bottom rank"}
+    steps = _STEPS[rules.geometry]
+
+    def directions(player: int) -> str:
+        forward, *side = (_COMPASS[step] for step in steps[player])
+        return f"a {names[player]} car {forward} (forward), {' or '.join(side)}"
+
+    goal = "wins" if rules.goal == "normal" else "loses"
+    blocked = {
+        "wins": "A player left without a move on their turn wins.",
+        "loses": "A player left without a move on their turn loses.",
+        "passes": "A player without a move passes.",
+    }[rules.blocked]
+    repeat = ""
+    if rules.repetition is not None:
+        nth = _ORDINAL.get(rules.repetition, f"{rules.repetition}th")
+        repeat = f" The same position with the same side to move a {nth} time is a draw."
+    n = rules.size
+    (dx, dy), edge = steps[0][0], edges[0]  # examples for the first side: a step, a way off
+    step = f"b2-{FILES[1 + dx]}{2 + dy}"
+    off = {"east": f"{FILES[n - 1]}2-off", "north": f"b{n}-off", "south": "b1-off"}[edge]
     return (
-        "Squares are named by file letter and rank number (a1 is bottom left). A move is "
-        "FROM-TO for one step onto an empty square, e.g. a2-b2, or FROM-off to drive a car "
-        f"off the board from its exit edge ({names[0]}: {words[edges[0]]}, {names[1]}: "
-        f"{words[edges[1]]}), e.g. c2-off. Cars never jump or capture; the first to get "
-        "all of its cars off wins."
+        "Squares are named by file letter and rank number (a1 is bottom left). Each turn one "
+        f"car steps one square onto an empty square: {directions(0)}; {directions(1)}. "
+        f"Such a move is written FROM-TO, e.g. {step}. A car on its exit edge "
+        f"({names[0]}: {words[edges[0]]}, {names[1]}: {words[edges[1]]}) may instead drive "
+        f"off the board, written FROM-off, e.g. {off}. Cars never jump or capture. The first "
+        f"to get all of its cars off {goal}. {blocked}{repeat}"
     )

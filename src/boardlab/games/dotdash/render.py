@@ -81,5 +81,6 @@ def notation_help(rules: DotDashRules) -> str:
         "one of your stones in a straight line (any of 8 directions) at least three points "
         "over empty points, written FROM-TO, e.g. G7-G4; two stones of yours are then dropped "
         "on the two points just behind it. Five in a row scores; longer runs score one more "
-        f"five for every four extra stones.{capture}"
+        "five for every four extra stones. At the start of your turn you win if you have "
+        f"more fives than your opponent, and lose if you cannot move.{capture}"
     )

@@ -402,16 +402,29 @@ async function pieChoose(setup) {
 
 // -- level 4, tables and analysis ----------------------------------------------------------------
 /** Ask whether level 4 has its table here; small tables are built at once. */
+/** The rules the table in the store belongs to ("game/variant/size"). */
+let tableRules = "";
 async function checkLevel4() {
   const s = S();
   const rules = s.settings;
+  const key = `${rules.game}/${rules.variant}/${rules.size}`;
+  if (key !== tableRules) {
+    tableRules = key;
+    store.set({ table: null }); // not known for these rules until the server answers
+  }
   if (!s.settings.sides.includes("4") && !s.settings.analysis) {
     store.set({ table: null });
     return;
   }
+  const same = () => {
+    const now = S().settings;
+    return now.game === rules.game && now.variant === rules.variant && now.size === rules.size;
+  };
   try {
     let st = await api.tableStatus(rules);
+    if (!same()) return; // the settings moved on while we asked: a later check answers
     if (st.state === "missing" && rules.size <= AUTO_BUILD_MAX) st = await api.buildTable(rules);
+    if (!same()) return;
     store.set({ table: st });
     if (st.state === "building") pollTable();
   } catch (err) {

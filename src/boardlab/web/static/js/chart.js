@@ -52,8 +52,8 @@ export function renderChart(host, history, players, handlers = {}) {
   host.replaceChildren();
   if (!history || history.length === 0) return;
   const W = 340;
-  const H = 190;
-  const pad = { l: 44, r: 8, t: 16, b: 30 };
+  const H = 200;
+  const pad = { l: 44, r: 8, t: 16, b: 34 };
   const { points, top } = chartPoints(history);
   const maxPly = Math.max(8, history.length - 1);
   const mid = pad.t + (H - pad.t - pad.b) / 2;
@@ -82,7 +82,7 @@ export function renderChart(host, history, players, handlers = {}) {
     }
   }
   const right = { "text-anchor": "end" };
-  el("text", { x: W - pad.r - 3, y: pad.t + 11, class: "zone-label win", ...right }, svg).textContent = t("chart.wins", { colour: first });
+  el("text", { x: W - pad.r - 3, y: pad.t + 13, class: "zone-label win", ...right }, svg).textContent = t("chart.wins", { colour: first });
   el("text", { x: W - pad.r - 3, y: H - pad.b - 4, class: "zone-label loss", ...right }, svg).textContent = t("chart.loses", { colour: first });
   el("text", { x: W - pad.r - 3, y: mid - 3, class: "zone-label draw", ...right }, svg).textContent = t("chart.draw");
   // axis titles

@@ -50,7 +50,7 @@ export function createView({ store, handlers }) {
   /** Level 4's way of playing here: "perfect", "search" or null (no level 4). */
   function level4Mode() {
     const s = S();
-    if (!s.settings.sides.includes("4")) return null;
+    if (!s.settings.sides.includes("4") || !s.table) return null; // no word until the server says
     return s.table && s.table.state === "ready" ? "perfect" : "search";
   }
 
@@ -90,7 +90,7 @@ export function createView({ store, handlers }) {
       preview,
       lastMove: ply ? state.moves[ply - 1] : null,
       lastMover: (state.to_move + 1) % 2,
-      evals: !preview && s.settings.analysis && s.analysis && s.analysis.available ? new Map(s.analysis.moves.map((/** @type {any} */ m) => [m.move, m])) : null,
+      evals: !preview && !resultOf(s) && s.settings.analysis && s.analysis && s.analysis.available ? new Map(s.analysis.moves.map((/** @type {any} */ m) => [m.move, m])) : null,
       interactive: !preview && !resultOf(s) && !isComputer(who),
       pie: preview ? null : pieMode(),
     };
@@ -151,7 +151,7 @@ export function createView({ store, handlers }) {
       box.hidden = true;
       return;
     }
-    const args = { colour: colourName(f.winner), who: sideLabel(f.winner), moves: count("move", Math.ceil(f.plies / 2)), plies: count("ply", f.plies) };
+    const args = { colour: colourName(f.winner), other: colourName(1 - f.winner), who: sideLabel(f.winner), moves: count("move", Math.ceil(f.plies / 2)), plies: count("ply", f.plies) };
     const key = f.computer ? "notice.computer" : f.winner === s.view.to_move ? "notice.forced" : "notice.forcedOther";
     box.textContent = t(key, args);
     box.className = `notice c-${s.view.players[f.winner]}`;
@@ -177,7 +177,7 @@ export function createView({ store, handlers }) {
     if (mode === "perfect") text = t("level4.perfect");
     else if (mode === "search") {
       const game = t(`game.${s.settings.game}`);
-      text = tb && tb.solvable ? t("level4.search") : t("level4.searchOnly", { game });
+      text = tb && tb.solvable ? t(building ? "level4.building" : "level4.search") : t("level4.searchOnly", { game });
     }
     const canBuild = tb && tb.solvable && (tb.state === "missing" || tb.state === "failed");
     if (canBuild && tb.estimate_s) text += `${getLang() === "ja" ? "" : " "}${t("table.estimate", { s: Math.round(tb.estimate_s) })}`;
@@ -292,6 +292,12 @@ export function createView({ store, handlers }) {
       b.addEventListener("click", () => handlers.onJump(i + 1));
       li.appendChild(b);
     });
+    if (s.resigned !== null) {
+      const end = document.createElement("li");
+      end.className = "end";
+      end.textContent = t("moves.resigned", { colour: colourName(s.resigned) });
+      list.appendChild(end);
+    }
     const cur = /** @type {HTMLElement | null} */ (list.querySelector(".current"));
     if (cur) list.scrollTop = Math.max(0, cur.offsetTop - list.clientHeight / 2);
   }
