@@ -64,7 +64,7 @@ def test_puzzles_text_shows_board_task_and_solution(small_tables_folder: Path) -
     ("args", "message"),
     [
         (["puzzles", "--count", "0"], "--count must be between 1 and 1000"),
-        (["puzzles", "--game", "dotdash"], "no tablebase for dotdash"),
+        (["puzzles", "--game", "dotdash"], "no tables for Dot Dash"),
         (["puzzles", "--kind", "mate"], "invalid choice: 'mate'"),
         (["review", "/nonexistent/game.txt"], "no record file"),
     ],
