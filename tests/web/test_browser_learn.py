@@ -5,6 +5,7 @@ main page (Review, Save as puzzle)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +139,18 @@ def test_review_a_finished_game(learn_page: Any, lang: str) -> None:
     cars = page.eval_on_selector_all(".board .car-wrap:not(.ghost)", "els => els.length")
     text = state["position"].split()[0]
     assert cars == sum(ch in "BR" for ch in text)
+    # the better line plays on the board, a move at a time, to its last move
+    line = re.split("[:：]", page.text_content("#rv-line") or "", maxsplit=1)[1].split()
+    page.click("#rv-play")
+    page.wait_for_function(
+        "(n) => document.getElementById('rv-detail').dataset.step === String(n)",
+        arg=len(line),
+        timeout=30_000,
+    )
+    end = post(page, "/api/state", {"size": 4, "moves": rec.moves[:6] + line})
+    page.wait_for_function("() => document.querySelectorAll('.board .car').length > 0")
+    shown = page.eval_on_selector_all(".board .car-wrap:not(.ghost)", "els => els.length")
+    assert shown == sum(ch in "BR" for ch in end["position"].split()[0])
     shot(page, f"review-{lang}")
 
 

@@ -67,6 +67,8 @@ export const LEARN_EN = {
   "rv.loading": "Reviewing…",
   "rv.error": "No review: {msg}",
   "rv.kept": "kept the value",
+  "rv.play": "Play the better line",
+  "rv.back": "Back to the position",
 };
 
 export const LEARN_JA = {
@@ -132,6 +134,8 @@ export const LEARN_JA = {
   "rv.loading": "振り返り中…",
   "rv.error": "振り返りできません：{msg}",
   "rv.kept": "評価を保った",
+  "rv.play": "よりよい進行を再生",
+  "rv.back": "局面に戻る",
 };
 
 Object.assign(TEXTS.en, LEARN_EN);

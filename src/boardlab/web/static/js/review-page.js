@@ -117,9 +117,31 @@ function renderBoard() {
 async function pick(ply) {
   const g = S().game;
   if (!g) return;
+  lineRun++;
+  $("rv-detail").dataset.step = "0";
   store.set({ ply });
   const view = await api.state(gameAt(g, ply - 1));
   store.set({ view });
+}
+
+const LINE_STEP_MS = 600;
+let lineRun = 0;
+
+/** Play the better line of the chosen move on the board, a move at a time. */
+async function playLine() {
+  const s = S();
+  const g = s.game;
+  const m = s.review && s.ply !== null ? s.review.moves.find((x) => x.ply === s.ply) : null;
+  if (!g || !m) return;
+  const run = ++lineRun;
+  const before = g.moves.slice(0, m.ply - 1);
+  for (let i = 1; i <= m.better_line.length; i++) {
+    const view = await api.state({ ...g, moves: [...before, ...m.better_line.slice(0, i)] });
+    if (run !== lineRun) return;
+    store.set({ view });
+    $("rv-detail").dataset.step = String(i);
+    if (i < m.better_line.length) await new Promise((r) => setTimeout(r, LINE_STEP_MS));
+  }
 }
 
 /** Review a game. @param {GameSpec} game */
@@ -161,6 +183,11 @@ async function main() {
   onLangChange(render);
   store.subscribe(render);
   $("rv-load").addEventListener("click", loadRecord);
+  $("rv-play").addEventListener("click", playLine);
+  $("rv-back").addEventListener("click", () => {
+    const ply = S().ply;
+    if (ply !== null) pick(ply);
+  });
   render();
   const link = decodeLink(location.hash);
   if (link && link !== "help") {
