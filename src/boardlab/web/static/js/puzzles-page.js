@@ -119,7 +119,7 @@ function renderSaved() {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "small";
-      b.textContent = `${p.size}×${p.size} ${p.variant} · ${t(taskKey(p))} · ${p.position}`;
+      b.textContent = `${p.size}×${p.size} ${t(`variant.${p.variant}`, {}, p.variant)} · ${t(taskKey(p))} · ${p.position}`;
       b.addEventListener("click", () => open(p, false));
       li.append(b);
       return li;
@@ -240,7 +240,7 @@ function fillForm() {
     ...s.rulesets.map((r) => {
       const o = document.createElement("option");
       o.value = `${r.game}/${r.variant}`;
-      o.textContent = r.variant;
+      o.textContent = t(`variant.${r.variant}`, {}, r.variant);
       return o;
     }),
   );
@@ -269,7 +269,10 @@ async function main() {
   for (const b of document.querySelectorAll("[data-lang]")) {
     b.addEventListener("click", () => setLang(/** @type {HTMLElement} */ (b).dataset.lang || "en"));
   }
-  onLangChange(render);
+  onLangChange(() => {
+    fillForm();
+    render();
+  });
   store.subscribe(render);
   $("pz-next").addEventListener("click", next);
   $("pz-retry").addEventListener("click", retry);
