@@ -22,6 +22,7 @@ from boardlab.web.service import Service, replay, rules_of
 
 STATIC = Path(__file__).parent / "static"
 MAX_PUZZLES = 50
+WEB_MAX_TRIES = 5000  # random positions one request may look at (bounds its time)
 
 router = APIRouter(responses={400: {"model": s.ErrorOut}, 422: {"model": s.ErrorOut}})
 PuzzleKind = Literal["win", "defend", "hold"]
@@ -192,7 +193,9 @@ async def puzzles(
 
     def work() -> PuzzlesOut:
         table = _table(service, rules)
-        found = generate(rules, table, count, seed=seed, kinds=kind or KINDS)
+        found = generate(
+            rules, table, count, seed=seed, kinds=kind or KINDS, max_tries=WEB_MAX_TRIES
+        )
         return PuzzlesOut(seed=seed, puzzles=[PuzzleOut(**p.as_dict()) for p in found])
 
     return await anyio.to_thread.run_sync(work, limiter=service.limiter)

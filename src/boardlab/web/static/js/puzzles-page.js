@@ -221,11 +221,12 @@ async function next() {
       const res = await fetch(`/api/puzzles?${q}`);
       const data = await res.json();
       if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+      if (!data.puzzles.length) throw new Error(t("pz.none"));
       store.set({ seed, batch: data.puzzles });
       s = S();
       p = nextPuzzle(s.batch, s.progress) || (tries === 3 ? s.batch[0] || null : null);
     }
-    if (!p) throw new Error(t("pz.noPuzzle"));
+    if (!p) throw new Error(t("pz.none"));
     await open(p, false);
   } catch (err) {
     store.set({ phase: "busy", note: { key: "pz.error", vars: { msg: /** @type {Error} */ (err).message }, kind: "error" } });
