@@ -212,7 +212,8 @@ def run(args: argparse.Namespace) -> int:
     names = rules.player_names
     console.print(
         f"[bold]{get_game(rules.game).title}[/] {rules.variant} {rules.size}×{rules.size}: "
-        f"{names[0]} {sides[0]}, {names[1]} {sides[1]}. {help_text(rules, session.position)}"
+        f"{names[0]} {player_label(sides[0])}, {names[1]} {player_label(sides[1])}. "
+        f"{help_text(rules, session.position)}"
     )
     show = True
     while True:
@@ -228,9 +229,10 @@ def run(args: argparse.Namespace) -> int:
             player = players[session.to_move]
             assert player is not None
             move = player.choose(rules, session.position, session.positions[:-1], rng)
+            mover = session.to_move
             session.play(move)
             console.print(
-                f"{names[1 - session.to_move]} ({player.name}) plays {rules.format_move(move)}"
+                f"{names[mover]} ({player_label(sides[mover])}) plays {rules.format_move(move)}"
             )
             continue
         if result is not None:
