@@ -215,3 +215,17 @@ def test_levels_show_their_ratings_in_the_new_game_sheet(page: Any) -> None:
         "(r) => [...document.getElementById('s-side1').options].some(o => o.text.endsWith(r))",
         arg=f" · {MEASURED[('dodgem', 4)]['3']}",
     )
+
+
+@pytest.mark.parametrize("path", ["/", "/puzzles", "/review"])
+def test_phone_top_bar_keeps_every_link_in_view(browser: Any, live_server: str, path: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    page = context.new_page()
+    page.goto(live_server + path)
+    page.wait_for_selector("body[data-ready='1']")
+    right = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('.topnav a, .topnav button')]"
+        ".map(e => e.getBoundingClientRect().right))"
+    )
+    context.close()
+    assert right <= 390
