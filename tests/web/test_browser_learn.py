@@ -229,3 +229,15 @@ def test_phone_top_bar_keeps_every_link_in_view(browser: Any, live_server: str, 
     )
     context.close()
     assert right <= 390
+
+
+def test_review_is_offered_only_where_a_table_exists(page: Any, live_server: str) -> None:
+    page.goto("about:blank")
+    page.goto(live_server + "/#game=dodgem&variant=classic&size=4")
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#review-game:not([hidden])")
+    page.goto("about:blank")
+    page.goto(live_server + "/#game=dodgem&variant=classic&size=6")
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_timeout(500)
+    assert page.is_hidden("#review-game")

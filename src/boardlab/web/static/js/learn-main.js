@@ -86,6 +86,26 @@ export function wireLearning(store, notify) {
   $("s-size").addEventListener("change", () => decorate());
   decorate();
 
+  // Review needs a complete table: offered only for the rulesets the solver covers
+  /** @type {Array<{game: string, variant: string, sizes: number[]}>} */
+  let covered = [];
+  const reviewable = () => {
+    const g = S().game;
+    const ok = covered.some((r) => r.game === g.game && r.variant === g.variant && r.sizes.includes(g.size));
+    review.hidden = !ok;
+  };
+  fetch("/api/puzzles/rulesets")
+    .then((r) => (r.ok ? r.json() : { rulesets: [] }))
+    .then((d) => {
+      covered = d.rulesets || [];
+      reviewable();
+    })
+    .catch(() => {});
+  store.subscribe((s, prev) => {
+    if (s.game !== prev.game) reviewable();
+  });
+  review.hidden = true;
+
   review.addEventListener("click", () => {
     location.href = `/review#${encodeLink(S().game)}`;
   });
