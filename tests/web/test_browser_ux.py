@@ -333,3 +333,15 @@ def test_desktop_controls_stay_in_view_with_the_notice_a_message_and_the_level_n
     page.wait_for_selector("#message:not([hidden])")
     for c in ("#status", "#notice", "#board svg", "#undo", "#resign", "#swap", "#level-note"):
         assert in_view(page, c), c
+
+
+def test_help_on_a_dot_dash_board_opens_at_dot_dash(page: Any) -> None:
+    page.select_option("#s-game", "dotdash")
+    page.click("#start")
+    page.wait_for_selector("[data-pt]")
+    for lang, title in (("en", "Dot Dash"), ("ja", "ドットダッシュ")):
+        page.click(f"[data-lang={lang}]")
+        page.click("#help-open")
+        assert page.locator("#help-body h2").first.text_content() == title
+        assert in_view(page, "#help-body h2 >> nth=0")
+        page.keyboard.press("Escape")

@@ -592,8 +592,11 @@ async function copyLink() {
   }
 }
 
+/** The game whose rules the help shows first: the one on the board. */
+const helpGame = () => (S().view ? S().view.game : S().settings.game);
+
 function openHelp() {
-  $("help-body").innerHTML = helpHtml(getLang());
+  $("help-body").innerHTML = helpHtml(getLang(), helpGame());
   const dlg = /** @type {HTMLDialogElement} */ ($("help-dialog"));
   dlg.showModal();
   // open at the top: the text gets the focus, not the Close button at its end
@@ -717,7 +720,7 @@ function wire() {
     view.renderAll(true);
     const msg = $("message");
     if (S().pieNote && !msg.hidden && msg.classList.contains("info")) msg.textContent = view.pieText();
-    if (/** @type {HTMLDialogElement} */ ($("help-dialog")).open) $("help-body").innerHTML = helpHtml(getLang());
+    if (/** @type {HTMLDialogElement} */ ($("help-dialog")).open) $("help-body").innerHTML = helpHtml(getLang(), helpGame());
   });
   window.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape" && document.body.classList.contains("sheet-open")) {

@@ -143,8 +143,15 @@ David desJardins による 4×4・5×5 の解析(rec.games.abstract, 1996)。</p
  * The help in a language. Japanese has no spaces between words, so the line breaks of the
  * source (which HTML would show as spaces) are removed there.
  * @param {string} lang
+ * @param {string} [game] the game on the board: its rules come first
  * @returns {string}
  */
-export function helpHtml(lang) {
-  return lang === "ja" ? ja.replace(/\s*\n\s*/g, "") : en;
+export function helpHtml(lang, game = "dodgem") {
+  const html = lang === "ja" ? ja.replace(/\s*\n\s*/g, "") : en;
+  if (game !== "dotdash") return html;
+  // Dot Dash's rules first when Dot Dash is on the board; Dodgem's and the references follow
+  const start = html.indexOf(lang === "ja" ? "<h2>ドットダッシュ</h2>" : "<h2>Dot Dash</h2>");
+  const end = html.indexOf('<p class="small">');
+  if (start < 0 || end < start) return html;
+  return html.slice(start, end) + html.slice(0, start) + html.slice(end);
 }
