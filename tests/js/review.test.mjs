@@ -45,3 +45,9 @@ test("every learning text exists in both languages", () => {
   assert.deepEqual(Object.keys(LEARN_JA).sort(), Object.keys(LEARN_EN).sort());
   for (const [k, v] of Object.entries(LEARN_JA)) assert.ok(v.length > 0 && v !== LEARN_EN[k] || k === "pz.kind.all", k);
 });
+
+test("every learning text fills the same placeholders in both languages", () => {
+  const slots = (/** @type {string} */ s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join();
+  const differ = Object.keys(LEARN_EN).filter((k) => slots(LEARN_EN[k]) !== slots(LEARN_JA[k]));
+  assert.deepEqual(differ, []);
+});
