@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from boardlab.ai.league import PairResult, head_to_head
+from boardlab.ai.ratings import Rating
 from boardlab.cli.common import (
     UsageError,
     add_game_args,
@@ -36,6 +39,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="1,2,3,4",
         help="comma-separated players: the game's levels or 'random' (default 1,2,3,4)",
     )
+    p.add_argument(
+        "--opponent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="an outside player to seat as well, e.g. openspiel:mcts:1000 (OpenSpiel's MCTS "
+        "with 1000 simulations; needs the openspiel extra); may be repeated",
+    )
     p.add_argument("--games", type=int, default=10, help="games per ordered pair (default 10)")
     p.add_argument("--seed", type=int, default=0, help="league seed (default 0)")
     p.add_argument(
@@ -59,8 +70,6 @@ def _parse_levels(text: str, info: GameInfo) -> list[str]:
     from boardlab.ai.base import level_names, player_choices
 
     names = [t.strip().lower() for t in text.split(",") if t.strip()]
-    if len(names) < 2:
-        raise UsageError("--levels needs at least two players, e.g. 1,2,3,4")
     if len(set(names)) != len(names):
         raise UsageError("--levels names a player twice")
     known = {"random", *level_names(info)}
@@ -77,7 +86,14 @@ def run(args: argparse.Namespace) -> int:
     from boardlab.ai.league import run_league, scores
 
     rules = rules_from_args(args)
-    players = _parse_levels(args.levels, get_game(rules.game))
+    players = _parse_levels(args.levels, get_game(rules.game)) if args.levels.strip() else []
+    for spec in args.opponent:
+        name = spec.strip().lower()
+        if name in players:
+            raise UsageError(f"{spec!r} is seated twice")
+        players.append(name)
+    if len(players) < 2:
+        raise UsageError("--levels needs at least two players, e.g. 1,2,3,4 (or add --opponent)")
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
@@ -111,11 +127,19 @@ def run(args: argparse.Namespace) -> int:
             tables=table_store(args),
         )
 
+    from boardlab.ai.ratings import fit
+
+    ratings = fit(results, players)
     if args.json:
-        print_json({"results": [r.as_dict() for r in results]})
+        print_json(
+            {
+                "results": [r.as_dict() for r in results],
+                "ratings": [x.as_dict() for x in ratings],
+            }
+        )
         return 0
 
-    label = {p: (p if p == "random" else f"L{p}") for p in players}
+    label = {p: (p if p == "random" or ":" in p else f"L{p}") for p in players}
     cells = {(r.first, r.second): f"{r.win}-{r.loss}-{r.draw}" for r in results}
     pts = scores(results)
     title = (
@@ -132,4 +156,28 @@ def run(args: argparse.Namespace) -> int:
         row = [cells.get((a, b), "—") for b in players]
         table.add_row(label[a], *row, f"{points:g}/{n} ({100 * points / n:.0f}%)")
     console.print(table)
+    console.print(ratings_table(ratings, results, label))
     return 0
+
+
+def ratings_table(
+    ratings: Sequence[Rating], results: Sequence[PairResult], label: dict[str, str]
+) -> Table:
+    """Bradley–Terry ratings (Elo scale, 95% intervals) and each player's score against
+    the player listed before it."""
+    anchor = next(r.player for r in ratings if r.low == r.high)
+    table = Table(title=f"ratings (Bradley–Terry, Elo scale, 95% interval; {label[anchor]} = 0)")
+    table.add_column("player")
+    table.add_column("rating", justify="right")
+    table.add_column("95% interval", justify="center")
+    table.add_column("vs the one before", justify="right")
+    prev = None
+    for r in ratings:
+        versus = ""
+        if prev is not None:
+            won, games = head_to_head(results, r.player, prev)
+            versus = f"{100 * won / games:.0f}% vs {label[prev]}" if games else ""
+        interval = "—" if r.low == r.high else f"{r.low:+.0f} … {r.high:+.0f}"
+        table.add_row(label[r.player], f"{r.rating:+.0f}", interval, versus)
+        prev = r.player
+    return table

@@ -14,6 +14,7 @@ from boardlab.core.errors import BoardLabError, MissingTableError
 from boardlab.core.registry import games
 from boardlab.solver.store import TableStore
 from boardlab.web.friends.api import install as install_friends
+from boardlab.web.learn import router as learn_router
 from boardlab.web.routes import router
 from boardlab.web.service import Service
 from boardlab.web.warmup import start_warm_up
@@ -51,6 +52,7 @@ def create_app(tables: TableStore | Path | None = None, warm: bool = False) -> F
         start_warm_up(app.state.service)
     app.include_router(router)
     install_friends(app)  # shared games (/friend, /api/friends): app.state.friends.configure
+    app.include_router(learn_router)  # puzzles and review, with their pages
 
     @app.exception_handler(BoardLabError)
     async def boardlab_error(request: Request, exc: BoardLabError) -> JSONResponse:

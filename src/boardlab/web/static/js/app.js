@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 import { helpHtml } from "./help.js";
+import { wireLearning } from "./learn-main.js";
 import { decodeLink, encodeLink } from "./links.js";
 import { addResult, counts, loadTally, resetTally } from "./record.js";
 import { humanColourAfterPie, isComputer, isWatch, seatsAfterPie, versusComputer, watchSides } from "./seating.js";
@@ -703,6 +704,7 @@ function wire() {
     if (f) /** @type {HTMLTextAreaElement} */ ($("record-text")).value = await f.text();
   });
   $("copy-link").addEventListener("click", copyLink);
+  wireLearning(store, (text, kind) => showMessage(text, kind));
   $("help-open").addEventListener("click", openHelp);
   $("sound").addEventListener("click", () => {
     setSound(!soundOn());
