@@ -9,6 +9,7 @@ from typing import Any
 
 from boardlab.core.errors import UnknownGameError
 from boardlab.core.rules import Rules
+from boardlab.core.tiers import TierGame
 
 AnyRules = Rules[Any, Any]
 
@@ -25,6 +26,8 @@ class GameInfo:
     default_size: int
     make: Callable[[str, int | None], AnyRules] = field(repr=False)
     variant_sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # the tier adapter of a ruleset for the solver (None: the solver cannot solve it)
+    solver_adapter: Callable[[AnyRules], TierGame | None] | None = field(default=None, repr=False)
 
     def rules(self, variant: str | None = None, size: int | None = None) -> AnyRules:
         """Rules for a variant and size (defaults where None); raises UnknownGameError."""

@@ -3,6 +3,7 @@
 from boardlab.core.registry import GameInfo, register
 from boardlab.games.dodgem.notation import PASS, DodgemMove, DodgemPosition, Square
 from boardlab.games.dodgem.rules import VARIANTS, DodgemRules, rules_for
+from boardlab.games.dodgem.tiers import tiers_for
 
 register(
     GameInfo(
@@ -13,6 +14,7 @@ register(
         sizes=(3, 8),
         default_size=4,
         make=rules_for,
+        solver_adapter=tiers_for,
     )
 )
 
