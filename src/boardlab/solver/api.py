@@ -270,6 +270,8 @@ def run_build(
 
     from boardlab.cli.common import err_console
 
+    if not err_console.is_terminal:
+        return _build_with_log_lines(rules, tables, jobs, scheduler, budget, codec, on_progress)
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -305,6 +307,50 @@ def run_build(
             err_console.print(f"Dask dashboard: {link}")
 
         return build_table(rules, tables, jobs, scheduler, budget, codec, update, dashboard)
+
+
+LOG_EVERY = 60.0
+
+
+def _build_with_log_lines(
+    rules: Any,
+    tables: Path | None,
+    jobs: int,
+    scheduler: str | None,
+    budget: int,
+    codec: str,
+    on_progress: Callable[[int, int], None] | None,
+) -> Path:
+    """Build, printing a progress line a minute (and per level) when stderr is no terminal."""
+    import sys
+
+    state: dict[str, float] = {}
+
+    def line(level: int, done: int, packs: int, positions: int, total: int) -> None:
+        now = time.monotonic()
+        if "t0" not in state:
+            state.update(t0=now, p0=positions, last=0.0, level=-1.0)
+        if now - state["last"] < LOG_EVERY and level == state["level"] and done < packs:
+            return
+        state["last"], state["level"] = now, level
+        dt = now - state["t0"]
+        rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
+        left = (total - positions) / rate if rate > 0 else float("nan")
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+        print(
+            f"{stamp} level {level}: {done}/{packs} packs; {positions:,}/{total:,} positions "
+            f"({100 * positions / max(1, total):.2f}%); {rate / 1e6:.2f} M pos/s; "
+            f"about {left / 3600:.1f} h left",
+            file=sys.stderr,
+            flush=True,
+        )
+        if on_progress:
+            on_progress(positions, total)
+
+    def dashboard(link: str) -> None:
+        print(f"Dask dashboard: {link}", file=sys.stderr, flush=True)
+
+    return build_table(rules, tables, jobs, scheduler, budget, codec, line, dashboard)
 
 
 def plan_summary(rules: Any) -> dict[str, int]:
