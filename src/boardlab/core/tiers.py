@@ -35,6 +35,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+import numpy.typing as npt
+
 INVALID, UNDECIDED, WIN, LOSS = 0, 1, 2, 3
 
 
@@ -102,6 +104,18 @@ class TierGame(Protocol):
 
     def start(self) -> Any:
         """The start position."""
+        ...
+
+    def full_game(self) -> TierGame:
+        """The same game with every tier listed and no symmetry applied (reachability)."""
+        ...
+
+    def canonical_tier(self, tier: int) -> int:
+        """The canonical tier of a tier of `full_game()`."""
+        ...
+
+    def unfold(self, tier: int, canonical: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """Codes of a tier of `full_game()` from the codes of its canonical tier."""
         ...
 
     def spec(self) -> dict[str, Any]:

@@ -1,22 +1,34 @@
-"""Statistics of built tables, from the manifest's totals (no tier is decompressed)."""
+"""Statistics of built tables: counts over all positions (from the manifest) and over the
+positions reachable from the start (a walk over the tiers, children last, bounded memory).
+
+Reachability walks the game without symmetry (`full_game()`): a tier's reached marks are
+complete once every tier with a move into it is done, which the level order guarantees, so
+each tier is walked once, then its marks are counted against its codes (unfolded from the
+stored canonical tier) and dropped.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
 from boardlab.solver.api import Tablebase
+from boardlab.solver.engine import tier_levels
 
 
 @dataclass
 class TableStats:
-    """Counts over all positions, the start's value, the longest result and a histogram."""
+    """Counts over all and reachable positions, the start's value, longest result, histograms."""
 
     all: dict[str, int]
     start: dict[str, Any]
     max_remoteness: int
     histogram: dict[str, list[int]]  # win / loss counts by remoteness
-    reachable: dict[str, int] | None = None  # not computed by the tier solver yet
+    reachable: dict[str, int] | None = None
     reachable_histogram: dict[str, list[int]] | None = None
 
     def as_json(self) -> dict[str, Any]:
@@ -31,19 +43,105 @@ class TableStats:
         }
 
 
-def table_stats(rules: Any, table: Tablebase) -> TableStats:
-    """Statistics of a complete table."""
-    h = table.header
-    top = int(h["max_remoteness"])
+@nb.njit(cache=True)
+def reach_tier(  # type: ignore[no-untyped-def]
+    primitive, moves, ctx, mark, max_moves, child_marks, child_base, codes, counts
+):
+    """Mark everything reachable inside a tier from its marked positions, mark the children
+    reached, and count the codes of the tier's reached positions."""
+    slot = np.empty(max_moves, np.int64)
+    idx = np.empty(max_moves, np.int64)
+    stack = np.empty(1024, np.int64)
+    top = 0
+    for p in range(mark.shape[0]):
+        if mark[p]:
+            if top == stack.shape[0]:
+                stack = np.concatenate((stack, np.empty(stack.shape[0], np.int64)))
+            stack[top] = p
+            top += 1
+    while top > 0:
+        top -= 1
+        p = stack[top]
+        if primitive(ctx, p) != 1:
+            continue
+        n = moves(ctx, p, slot, idx)
+        for j in range(n):
+            s = slot[j]
+            if s >= 0:
+                child_marks[child_base[s] + idx[j]] = 1
+            elif mark[idx[j]] == 0:
+                mark[idx[j]] = 1
+                if top == stack.shape[0]:
+                    stack = np.concatenate((stack, np.empty(stack.shape[0], np.int64)))
+                stack[top] = idx[j]
+                top += 1
+    for p in range(mark.shape[0]):
+        if mark[p]:
+            counts[codes[p]] += 1
+
+
+def reachable_counts(table: Tablebase, start: Any) -> npt.NDArray[np.int64]:
+    """How many positions reachable from `start` hold each code."""
+    game = table.game
+    full = game.full_game()
+    k = full.kernel
+    levels = tier_levels(full)
+    order = sorted(levels, key=lambda t: (-levels[t], t))
+    t0, i0 = full.locate(start)
+    marks: dict[int, npt.NDArray[np.uint8]] = {t0: np.zeros(full.tier_size(t0), np.uint8)}
+    marks[t0][i0] = 1
+    counts = np.zeros(65536, np.int64)
+    for tier in order:
+        mark = marks.pop(tier, None)
+        if mark is None:
+            continue
+        kids = list(full.child_tiers(tier))
+        for c in kids:
+            if c not in marks:
+                marks[c] = np.zeros(full.tier_size(c), np.uint8)
+        base = np.zeros(len(kids) + 1, np.int64)
+        if kids:
+            np.cumsum([full.tier_size(c) for c in kids], out=base[1:])
+            joined = np.concatenate([marks[c] for c in kids])
+        else:
+            joined = np.zeros(1, np.uint8)
+        canon = game.canonical_tier(tier)
+        codes = game.unfold(tier, table.pack(table.pack_of(canon)).tier_codes(canon))
+        reach_tier(
+            k.primitive, k.moves, full.tier_context(tier), mark, k.max_moves, joined, base,
+            codes, counts,
+        )  # fmt: skip
+        for j, c in enumerate(kids):
+            marks[c] = joined[base[j] : base[j + 1]]
+    return counts
+
+
+def _split(counts: npt.NDArray[np.int64]) -> tuple[dict[str, int], dict[str, list[int]]]:
+    nz = np.flatnonzero(counts)
+    top = max(0, (int(nz[-1]) - 2) // 2) if len(nz) and nz[-1] >= 2 else 0
     hist = {"win": [0] * (top + 1), "loss": [0] * (top + 1)}
-    for code, n in h["histogram"]:
+    for code in nz:
         if code >= 2:
-            hist["loss" if code & 1 else "win"][(code - 2) // 2] += n
+            hist["loss" if code & 1 else "win"][(int(code) - 2) // 2] += int(counts[code])
+    win, loss, draw = sum(hist["win"]), sum(hist["loss"]), int(counts[1])
+    return {"win": win, "loss": loss, "draw": draw, "positions": win + loss + draw}, hist
+
+
+def table_stats(rules: Any, table: Tablebase, reachable: bool = True) -> TableStats:
+    """Statistics of a complete table (reachable counts unless `reachable` is False)."""
+    h = table.header
+    counts = np.zeros(65536, np.int64)
+    for code, n in h["histogram"]:
+        counts[code] = n
+    all_counts, hist = _split(counts)
     start = rules.start()
     value, rem = table.probe(start)
-    return TableStats(
-        all={k: int(h[k]) for k in ("positions", "win", "loss", "draw")},
+    st = TableStats(
+        all=all_counts,
         start={"position": str(start), "value": value.value, "remoteness": rem},
-        max_remoteness=top,
+        max_remoteness=int(h["max_remoteness"]),
         histogram=hist,
     )
+    if reachable:
+        st.reachable, st.reachable_histogram = _split(reachable_counts(table, start))
+    return st

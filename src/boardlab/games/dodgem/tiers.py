@@ -461,6 +461,24 @@ class DodgemTiers:
         a, b = divmod(tier, self._keys)
         return 2 if self.symmetric and a != b else 1
 
+    def full_game(self) -> DodgemTiers:
+        """The same rules without the colour-swap symmetry."""
+        return DodgemTiers(self.rules, symmetric=False)
+
+    def canonical_tier(self, tier: int) -> int:
+        """(a, b) -> (b, a) when a > b under the symmetry."""
+        a, b = divmod(tier, self._keys)
+        return self.canonical(a, b)
+
+    def unfold(self, tier: int, canonical: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """Index (side, x, y) of tier (a, b) is (1 - side, y, x) of the stored tier (b, a)."""
+        a, b = divmod(tier, self._keys)
+        if not self.symmetric or a <= b:
+            return canonical
+        ks = self.placements.key_size
+        sa, sb = int(ks[a]), int(ks[b])
+        return np.ascontiguousarray(canonical.reshape(2, sb, sa)[::-1].transpose(0, 2, 1)).ravel()
+
     def tier_name(self, tier: int) -> str:
         """`a-b` by key ids."""
         a, b = divmod(tier, self._keys)
