@@ -22,8 +22,10 @@ tier, made once per tier by `tier_context`:
 * `moves(ctx, i, slot, index) -> int`: writes the moves of an undecided position and returns
   their number: `slot[k] == -1` for a move inside the tier (to `index[k]`), else the position of
   the child tier in `child_tiers(t)` and the index in that child tier. A pass is a move.
-* `unmoves(ctx, i, index) -> int`: the positions of the same tier with a move to `i`, each
-  listed once per such move (finished or invalid positions may be listed; they are skipped).
+* `unmoves(ctx, i, index) -> int`: the positions of the same tier with a move to `i`
+  (finished or invalid positions may be listed; they are skipped). In-tier moves and
+  un-moves must agree in multiplicity: a game whose symmetries act inside a tier lists each
+  in-tier move target and each un-move source once (a game without, once per move).
 
 Values are stored for the side to move; remoteness counts plies to the end with best play
 (fastest win, slowest loss); draws have none.
@@ -84,6 +86,11 @@ class TierGame(Protocol):
     def orbit_size(self, tier: int) -> int:
         """How many tiers of the game the canonical `tier` stands for (1 without symmetry):
         counts over all positions weigh each stored position by it."""
+        ...
+
+    def weighted_counts(self, tier: int, codes: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """How many positions of the whole game hold each code among a stored tier's `codes`
+        (int64, 65536 long): each entry weighed by the positions it stands for."""
         ...
 
     def tier_name(self, tier: int) -> str:

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from boardlab.core.errors import BoardLabError, CorruptTableError
 from boardlab.core.tiers import TierGame, tier_game_from_spec
-from boardlab.solver.kernel import BAD_CHILD, NO_MOVES, TOO_BIG, TOO_DEEP, code_counts, solve_tier
+from boardlab.solver.kernel import BAD_CHILD, NO_MOVES, TOO_BIG, TOO_DEEP, solve_tier
 from boardlab.solver.tierfile import DEFAULT_CODEC, SUFFIX, PackFile, read_header, write_pack
 
 PACK_POSITIONS = 1 << 21
@@ -250,11 +250,18 @@ def solve_pack(
         ]
         code, rem = solve_one_tier(game, tier, kids)
         del kids
-        counts += code_counts(code) * game.orbit_size(tier)
+        counts += game.weighted_counts(tier, code)
         maxrem = max(maxrem, rem)
         solved.append((tier, code))
     summary = summarise(counts)
-    header = {"ruleset": game.ruleset_id, "pack": pack.name, "level": pack.level, **summary}
+    layout = {k: v for k, v in spec.items() if k != "adapter"}
+    header = {
+        "ruleset": game.ruleset_id,
+        "layout": layout,
+        "pack": pack.name,
+        "level": pack.level,
+        **summary,
+    }
     size = write_pack(pack_path(where, pack.name), solved, header, codec)
     return {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
 
@@ -370,7 +377,9 @@ def solve_game(
         "pack_tiers": {p.name: list(p.tiers) for p in plan.packs},
     }
     old = read_manifest(folder)
-    if old is not None and (old.get("spec") != manifest["spec"] or old.get("codec") != codec):
+    if old is not None and (
+        _layout(old.get("spec")) != _layout(manifest["spec"]) or old.get("codec") != codec
+    ):
         raise BoardLabError(
             f"{folder} holds tables of other rules or another codec; remove it or choose another"
             " folder"
@@ -406,6 +415,11 @@ def solve_game(
     manifest["bytes"] = sum(pack_path(folder, p.name).stat().st_size for p in plan.packs)
     write_manifest(folder, manifest)
     return manifest
+
+
+def _layout(spec: Any) -> Any:
+    """A spec without the adapter's module path (which may move between versions)."""
+    return {k: v for k, v in spec.items() if k != "adapter"} if isinstance(spec, dict) else spec
 
 
 def _children_map(game: TierGame, packs: Sequence[Pack], plan: Plan) -> dict[int, str]:

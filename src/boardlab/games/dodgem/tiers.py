@@ -19,11 +19,18 @@ swap maps placement numbers to themselves:
 The symmetry "swap the colours, and transpose (classic) or turn the board half round
 (Piecepack)" therefore maps tier (a, b) to tier (b, a) and index (side, x, y) to
 (1 - side, y, x). Only tiers with a <= b are solved and stored: about half the work and disk.
-Piecepack also has the left-right mirror; it maps each tier to itself and would halve the
-storage again, but it is not used for storage (see docs/tablebase-format.md).
+Piecepack also has the left-right mirror: it maps each tier to itself, and the placement
+with the same number for both sides (placement x of a key to placement mirror(x) of that key),
+so a Piecepack tier stores only the pairs (x, y) that are not above their mirror image
+(mirror(x), mirror(y)): half the work and disk again (a position that is its own mirror
+image is stored once, as before). Together the two symmetries store about a quarter of the
+Piecepack positions, half of the classic ones.
 
 Index in tier (a, b) of sizes (A, B): side * A * B + x * B + y, with x and y the placement
-numbers of the first and second side within their keys. Overlapping placements are invalid.
+numbers of the first and second side within their keys (classic); with the mirror, side * H +
+(start of row x) + (y, or for x its own mirror image the rank of y among the placements not
+above their mirror), H the number of stored pairs (see `_rank`). Overlapping placements are
+invalid.
 """
 
 from __future__ import annotations
@@ -186,10 +193,67 @@ def _move_tables(
 # the first / second side leads to, by its new key).
 (P_A, P_B, P_K, P_BLOCKED, P_MISERE, P_SYM, P_W, P_U, O_KSIZE, O_KOFF, O_KOF) = range(11)
 O_SIDE = 11  # per side s: O_SIDE + 6 * s + (0 masks, 1 dest, 2 child, 3 kind, 4 un_src, 5 un_par)
-P_SLOTS = O_SIDE + 12
+# the left-right mirror tables (see mirror_tables), then the mirror flag, then the slots
+(O_MIR, O_NBIG, O_NFIX, O_SYMR, O_KFIX, O_SYMOFF, O_SYMINV) = range(O_SIDE + 12, O_SIDE + 19)
+P_MIR = O_SIDE + 19
+P_SLOTS = P_MIR + 1
 
 
-def board_blob(pl: Placements) -> tuple[I64, list[int], int, int]:
+@cache
+def mirror_tables(size: int, geometry: str) -> tuple[I64, ...]:
+    """The left-right mirror of every placement (Piecepack; the identity for classic) and the
+    tables that number the pairs of placements up to the mirror.
+
+    Returns (mir, nbig, nfix, symrank, kfix, symoff, syminv): `mir[g]` the mirror of global
+    placement g (same key, same number for both sides); for g the x-th placement of its key,
+    `nbig[g]` and `nfix[g]` how many earlier placements of the key are below / equal to their
+    mirror; `symrank[g]` the rank of x among the placements y of its key with mirror(y) >= y
+    (else -1); per key `kfix` the placements equal to their mirror and `symoff` where its list
+    of placements with mirror(y) >= y starts in `syminv`."""
+    pl = placements(size, geometry)
+    n = size
+    total = len(pl.masks[0])
+    mir = np.arange(total, dtype=np.int64)
+    if geometry == "piecepack":
+        for s in (0, 1):
+            for g, m in enumerate(pl.masks[s].tolist()):
+                mm = 0
+                for sq in range(n * n):
+                    if m >> sq & 1:
+                        r, f = divmod(sq, n)
+                        mm |= 1 << (r * n + n - 1 - f)
+                h = pl.lookup[s][mm]
+                if s == 0:
+                    mir[g] = h
+                elif mir[g] != h:
+                    raise AssertionError("the mirror numbers the sides' placements alike")
+    nbig = np.zeros(total, np.int64)
+    nfix = np.zeros(total, np.int64)
+    symrank = np.full(total, -1, np.int64)
+    kfix = np.zeros(pl.num_keys, np.int64)
+    symoff = np.zeros(pl.num_keys, np.int64)
+    syminv: list[int] = []
+    for k in range(pl.num_keys):
+        off, ksize = int(pl.key_offset[k]), int(pl.key_size[k])
+        big = fix = 0
+        symoff[k] = len(syminv)
+        for x in range(ksize):
+            g = off + x
+            mx = int(mir[g]) - off
+            nbig[g] = big
+            nfix[g] = fix
+            if mx > x:
+                big += 1
+            elif mx == x:
+                fix += 1
+            if mx >= x:
+                symrank[g] = len(syminv) - symoff[k]
+                syminv.append(x)
+        kfix[k] = fix
+    return mir, nbig, nfix, symrank, kfix, symoff, np.array([*syminv, 0], np.int64)
+
+
+def board_blob(pl: Placements, geometry: str) -> tuple[I64, list[int], int, int]:
     """The board tables as one int64 array, the offsets and the slot widths W and U."""
     w = int(pl.dest[0].shape[1])
     u = max(int(pl.un_src[0].shape[1]), int(pl.un_src[1].shape[1]))
@@ -199,6 +263,7 @@ def board_blob(pl: Placements) -> tuple[I64, list[int], int, int]:
         un_src = np.pad(pl.un_src[s], ((0, 0), (0, pad)), constant_values=-1)
         un_par = np.pad(pl.un_parent[s], ((0, 0), (0, pad)), constant_values=-1)
         parts += [pl.masks[s], pl.dest[s], pl.child[s], pl.kind[s], un_src, un_par]
+    parts += list(mirror_tables(pl.size, geometry))
     offsets = []
     at = 0
     for part in parts:
@@ -209,19 +274,103 @@ def board_blob(pl: Placements) -> tuple[I64, list[int], int, int]:
 
 
 @nb.njit(cache=True)
+def _half(params, blob, a, b):  # type: ignore[no-untyped-def]
+    """Stored (first, second) placement pairs of keys a and b, per side to move."""
+    asz = blob[params[O_KSIZE] + a]
+    bsz = blob[params[O_KSIZE] + b]
+    if params[P_MIR] == 0:
+        return asz * bsz
+    af = blob[params[O_KFIX] + a]
+    bf = blob[params[O_KFIX] + b]
+    return (asz - af) // 2 * bsz + af * ((bsz + bf) // 2)
+
+
+@nb.njit(cache=True)
+def _rank(params, blob, a, b, side, x, y):  # type: ignore[no-untyped-def]
+    """Index of (side, x, y) in the stored tier (a, b): with the mirror, of its canonical
+    form (the smaller of (x, y) and (mirror x, mirror y))."""
+    bsz = blob[params[O_KSIZE] + b]
+    if params[P_MIR] == 0:
+        return (side * blob[params[O_KSIZE] + a] + x) * bsz + y
+    offa = blob[params[O_KOFF] + a]
+    offb = blob[params[O_KOFF] + b]
+    mx = blob[params[O_MIR] + offa + x] - offa
+    fixed = mx == x
+    if mx < x:
+        x = mx
+        y = blob[params[O_MIR] + offb + y] - offb
+    ga = offa + x
+    bh = (bsz + blob[params[O_KFIX] + b]) // 2
+    row = blob[params[O_NBIG] + ga] * bsz + blob[params[O_NFIX] + ga] * bh
+    if fixed:
+        my = blob[params[O_MIR] + offb + y] - offb
+        if my < y:
+            y = my
+        col = blob[params[O_SYMR] + offb + y]
+    else:
+        col = y
+    return side * _half(params, blob, a, b) + row + col
+
+
+@nb.njit(cache=True)
+def _unrank(params, blob, a, b, p):  # type: ignore[no-untyped-def]
+    """(side, x, y) of index p of the stored tier (a, b)."""
+    half = _half(params, blob, a, b)
+    side = p // half
+    r = p - side * half
+    bsz = blob[params[O_KSIZE] + b]
+    if params[P_MIR] == 0:
+        x = r // bsz
+        return side, x, r - x * bsz
+    asz = blob[params[O_KSIZE] + a]
+    offa = blob[params[O_KOFF] + a]
+    bh = (bsz + blob[params[O_KFIX] + b]) // 2
+    lo = 0
+    hi = asz - 1
+    while lo < hi:  # the last x whose row starts at or before r
+        mid = (lo + hi + 1) // 2
+        start = blob[params[O_NBIG] + offa + mid] * bsz + blob[params[O_NFIX] + offa + mid] * bh
+        if start <= r:
+            lo = mid
+        else:
+            hi = mid - 1
+    x = lo
+    off = r - (blob[params[O_NBIG] + offa + x] * bsz + blob[params[O_NFIX] + offa + x] * bh)
+    if blob[params[O_MIR] + offa + x] - offa == x:
+        y = blob[params[O_SYMINV] + blob[params[O_SYMOFF] + b] + off]
+    else:
+        y = off
+    return side, x, y
+
+
+@nb.njit(cache=True)
 def _split(params, blob, p):  # type: ignore[no-untyped-def]
     a = params[P_A]
     b = params[P_B]
     asz = blob[params[O_KSIZE] + a]
     bsz = blob[params[O_KSIZE] + b]
-    half = asz * bsz
-    side = p // half
-    rest = p - side * half
-    x = rest // bsz
-    y = rest - x * bsz
+    half = _half(params, blob, a, b)
+    side, x, y = _unrank(params, blob, a, b, p)
     g0 = blob[params[O_KOFF] + a] + x
     g1 = blob[params[O_KOFF] + b] + y
     return side, x, y, g0, g1, half, asz, bsz
+
+
+@nb.njit(cache=True)
+def _seen(index, slot, n, q):  # type: ignore[no-untyped-def]
+    """Whether in-tier index q is among the first n entries (slot -1)."""
+    for j in range(n):  # noqa: SIM110 (numba: a plain loop)
+        if slot[j] == -1 and index[j] == q:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _seen_plain(index, n, q):  # type: ignore[no-untyped-def]
+    for j in range(n):  # noqa: SIM110 (numba: a plain loop)
+        if index[j] == q:
+            return True
+    return False
 
 
 @nb.njit(cache=True)
@@ -268,7 +417,7 @@ def _terminal(params, blob, side, m0, m1, g0, g1):  # type: ignore[no-untyped-de
 def dodgem_primitive(ctx, p):  # type: ignore[no-untyped-def]
     """Terminal value of index p (see boardlab.core.tiers)."""
     params, blob = ctx
-    side, _x, _y, g0, g1, _half, _asz, _bsz = _split(params, blob, p)
+    side, _x, _y, g0, g1, _h, _asz, _bsz = _split(params, blob, p)
     m0 = blob[params[O_SIDE] + g0]
     m1 = blob[params[O_SIDE + 6] + g1]
     return _terminal(params, blob, side, m0, m1, g0, g1)
@@ -278,7 +427,7 @@ def dodgem_primitive(ctx, p):  # type: ignore[no-untyped-def]
 def dodgem_moves(ctx, p, slot, index):  # type: ignore[no-untyped-def]
     """Moves of index p as (child slot or -1, index)."""
     params, blob = ctx
-    side, x, y, g0, g1, half, asz, bsz = _split(params, blob, p)
+    side, x, y, g0, g1, _h, _asz, _bsz = _split(params, blob, p)
     a = params[P_A]
     b = params[P_B]
     k = params[P_K]
@@ -294,9 +443,9 @@ def dodgem_moves(ctx, p, slot, index):  # type: ignore[no-untyped-def]
     od = params[base + 1] + g * w
     oc = params[base + 2] + g * w
     ok = params[base + 3] + g * w
-    oks = params[O_KSIZE]
     oko = params[O_KOFF]
     okf = params[O_KOF]
+    mir = params[P_MIR]
     n = 0
     for j in range(w):
         kd = blob[ok + j]
@@ -307,30 +456,32 @@ def dodgem_moves(ctx, p, slot, index):  # type: ignore[no-untyped-def]
             continue
         g2 = blob[oc + j]
         if kd == 0:
-            slot[n] = -1
             if side == 0:
-                index[n] = half + (g2 - blob[oko + a]) * bsz + y
+                q = _rank(params, blob, a, b, 1, g2 - blob[oko + a], y)
             else:
-                index[n] = x * bsz + (g2 - blob[oko + b])
+                q = _rank(params, blob, a, b, 0, x, g2 - blob[oko + b])
+            if mir and _seen(index, slot, n, q):
+                continue  # each in-tier position once: the un-moves list it once too
+            slot[n] = -1
+            index[n] = q
         else:
             k2 = blob[okf + g2]
-            s2 = blob[oks + k2]
             z = g2 - blob[oko + k2]
             slot[n] = params[P_SLOTS + side * k + k2]
             if side == 0:  # child tier (k2, b), second side to move
                 if sym and k2 > b:
-                    index[n] = y * s2 + z
+                    index[n] = _rank(params, blob, b, k2, 0, y, z)
                 else:
-                    index[n] = s2 * bsz + z * bsz + y
+                    index[n] = _rank(params, blob, k2, b, 1, z, y)
             else:  # child tier (a, k2), first side to move
                 if sym and a > k2:
-                    index[n] = asz * s2 + z * asz + x
+                    index[n] = _rank(params, blob, k2, a, 1, z, x)
                 else:
-                    index[n] = x * s2 + z
+                    index[n] = _rank(params, blob, a, k2, 0, x, z)
         n += 1
     if n == 0 and params[P_BLOCKED] == 2:
         slot[0] = -1
-        index[0] = (1 - side) * half + x * bsz + y
+        index[0] = _rank(params, blob, a, b, 1 - side, x, y)
         n = 1
     return n
 
@@ -339,7 +490,7 @@ def dodgem_moves(ctx, p, slot, index):  # type: ignore[no-untyped-def]
 def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
     """Positions of the same tier with a move to p (each once per move)."""
     params, blob = ctx
-    side, x, y, g0, g1, half, _asz, bsz = _split(params, blob, p)
+    side, x, y, g0, g1, _h, _asz, _bsz = _split(params, blob, p)
     m0 = blob[params[O_SIDE] + g0]
     m1 = blob[params[O_SIDE + 6] + g1]
     if m0 & m1:
@@ -354,6 +505,9 @@ def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
         g, off = g1, blob[params[O_KOFF] + params[P_B]]
     osrc = params[O_SIDE + 6 * mover + 4] + g * u
     opar = params[O_SIDE + 6 * mover + 5] + g * u
+    a = params[P_A]
+    b = params[P_B]
+    mir = params[P_MIR]
     for j in range(u):
         src = blob[osrc + j]
         if src < 0:
@@ -362,9 +516,12 @@ def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
             continue
         par = blob[opar + j] - off
         if mover == 0:
-            index[n] = par * bsz + y
+            q = _rank(params, blob, a, b, 0, par, y)
         else:
-            index[n] = half + x * bsz + par
+            q = _rank(params, blob, a, b, 1, x, par)
+        if mir and _seen_plain(index, n, q):
+            continue
+        index[n] = q
         n += 1
     if params[P_BLOCKED] == 2 and m0 != 0 and m1 != 0:
         # a pass by the mover: possible when the mover had no car move
@@ -373,12 +530,43 @@ def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
         else:
             can = _has_car_move(params, blob, 1, g1, m0)
         if not can:
-            index[n] = mover * half + x * bsz + y
+            index[n] = _rank(params, blob, a, b, mover, x, y)
             n += 1
     return n
 
 
 KERNEL_FUNCS = (dodgem_primitive, dodgem_moves, dodgem_unmoves)
+
+
+@nb.njit(cache=True)
+def _unfold(params, blob, a, b, canonical, out):  # type: ignore[no-untyped-def]
+    """Codes of the full tier (a, b) (index (side * |A| + x) * |B| + y) from the stored one."""
+    asz = blob[params[O_KSIZE] + a]
+    bsz = blob[params[O_KSIZE] + b]
+    swap = params[P_SYM] != 0 and a > b
+    for side in range(2):
+        for x in range(asz):
+            for y in range(bsz):
+                if swap:
+                    q = _rank(params, blob, b, a, 1 - side, y, x)
+                else:
+                    q = _rank(params, blob, a, b, side, x, y)
+                out[(side * asz + x) * bsz + y] = canonical[q]
+
+
+@nb.njit(cache=True)
+def _weighted_counts(params, blob, a, b, codes, orbit, counts):  # type: ignore[no-untyped-def]
+    mir = params[P_MIR]
+    offa = blob[params[O_KOFF] + a]
+    offb = blob[params[O_KOFF] + b]
+    for p in range(codes.shape[0]):
+        w = orbit
+        if mir:
+            _side, x, y = _unrank(params, blob, a, b, p)
+            fixed = blob[params[O_MIR] + offa + x] == offa + x
+            if not (fixed and blob[params[O_MIR] + offb + y] == offb + y):
+                w = 2 * orbit
+        counts[codes[p]] += w
 
 
 class DodgemTiers:
@@ -387,6 +575,8 @@ class DodgemTiers:
     def __init__(self, rules: DodgemRules, symmetric: bool = True) -> None:
         self.rules = rules
         self.symmetric = symmetric
+        # Piecepack's left-right mirror: pairs of placements stored up to the mirror
+        self.mirror = symmetric and rules.geometry == "piecepack"
 
     # -- identity -----------------------------------------------------------------------------
     @property
@@ -413,6 +603,7 @@ class DodgemTiers:
             "blocked": r.blocked,
             "goal": r.goal,
             "symmetric": self.symmetric,
+            "mirror": self.mirror,
         }
 
     @cached_property
@@ -451,18 +642,26 @@ class DodgemTiers:
         return sorted(out)
 
     def tier_size(self, tier: int) -> int:
-        """2 * |A| * |B|."""
+        """2 * |A| * |B|, or with the mirror 2 * (pairs up to the mirror)."""
         a, b = divmod(tier, self._keys)
-        ks = self.placements.key_size
-        return int(2 * ks[a] * ks[b])
+        return int(2 * _half(self._base, self._blob[0], a, b))
 
     def orbit_size(self, tier: int) -> int:
         """2 for a tier (a, b) with a != b under the colour swap, else 1."""
         a, b = divmod(tier, self._keys)
         return 2 if self.symmetric and a != b else 1
 
+    def weighted_counts(self, tier: int, codes: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+        """How many positions of the whole game hold each code (65536 long): each stored
+        entry stands for its orbit (the colour swap's tier, and its mirror image unless the
+        position is its own mirror image)."""
+        counts = np.zeros(65536, np.int64)
+        a, b = divmod(tier, self._keys)
+        _weighted_counts(self._base, self._blob[0], a, b, codes, self.orbit_size(tier), counts)
+        return counts
+
     def full_game(self) -> DodgemTiers:
-        """The same rules without the colour-swap symmetry."""
+        """The same rules without any symmetry."""
         return DodgemTiers(self.rules, symmetric=False)
 
     def canonical_tier(self, tier: int) -> int:
@@ -471,13 +670,15 @@ class DodgemTiers:
         return self.canonical(a, b)
 
     def unfold(self, tier: int, canonical: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        """Index (side, x, y) of tier (a, b) is (1 - side, y, x) of the stored tier (b, a)."""
+        """Codes of every index (side, x, y) of tier (a, b) of the full game: (1 - side, y, x)
+        of the stored tier (b, a) under the colour swap, then the canonical mirror pair."""
         a, b = divmod(tier, self._keys)
-        if not self.symmetric or a <= b:
+        if not self.symmetric or (a <= b and not self.mirror):
             return canonical
         ks = self.placements.key_size
-        sa, sb = int(ks[a]), int(ks[b])
-        return np.ascontiguousarray(canonical.reshape(2, sb, sa)[::-1].transpose(0, 2, 1)).ravel()
+        out = np.empty(int(2 * ks[a] * ks[b]), canonical.dtype)
+        _unfold(self._base, self._blob[0], a, b, canonical, out)
+        return out
 
     def tier_name(self, tier: int) -> str:
         """`a-b` by key ids."""
@@ -486,7 +687,19 @@ class DodgemTiers:
 
     @cached_property
     def _blob(self) -> tuple[I64, list[int], int, int]:
-        return board_blob(self.placements)
+        return board_blob(self.placements, self.rules.geometry)
+
+    @cached_property
+    def _base(self) -> I64:
+        """Parameters without a tier (for rank / unrank from Python)."""
+        return self._params(0, 0, np.zeros(0, np.int64))
+
+    def _params(self, a: int, b: int, slots: I64) -> I64:
+        r = self.rules
+        _blob, offsets, w, u = self._blob
+        head = [a, b, self._keys, BLOCKED_CODE[r.blocked], int(r.goal == "misere")]
+        head += [int(self.symmetric), w, u, *offsets, int(self.mirror)]
+        return np.concatenate([np.array(head, np.int64), slots])
 
     def tier_context(self, tier: int) -> tuple[Any, ...]:
         """(params, blob) for the compiled functions."""
@@ -500,11 +713,7 @@ class DodgemTiers:
             slots[k2] = where[self.canonical(k2, b)]
         for k2 in pl.key_children[b]:
             slots[k + k2] = where[self.canonical(a, k2)]
-        r = self.rules
-        blob, offsets, w, u = self._blob
-        head = [a, b, k, BLOCKED_CODE[r.blocked], int(r.goal == "misere"), int(self.symmetric)]
-        params = np.concatenate([np.array([*head, w, u, *offsets], np.int64), slots])
-        return (params, blob)
+        return (self._params(a, b, slots), self._blob[0])
 
     # -- rank / unrank ------------------------------------------------------------------------
     def locate(self, position: Any) -> tuple[int, int]:
@@ -526,19 +735,16 @@ class DodgemTiers:
             raise NotationError(f"{position} has too many cars for this board") from None
         a, b = int(pl.key_of[g0]), int(pl.key_of[g1])
         x, y = g0 - int(pl.key_offset[a]), g1 - int(pl.key_offset[b])
-        sa, sb = int(pl.key_size[a]), int(pl.key_size[b])
         side = position.to_move
         if self.symmetric and a > b:
-            return b * self._keys + a, (1 - side) * sa * sb + y * sa + x
-        return a * self._keys + b, side * sa * sb + x * sb + y
+            a, b, side, x, y = b, a, 1 - side, y, x
+        return a * self._keys + b, int(_rank(self._base, self._blob[0], a, b, side, x, y))
 
     def position(self, tier: int, index: int) -> DodgemPosition | None:
         """The position at (tier, index) as stored, or None for an invalid index."""
         pl = self.placements
         a, b = divmod(tier, self._keys)
-        sa, sb = int(pl.key_size[a]), int(pl.key_size[b])
-        side, rest = divmod(index, sa * sb)
-        x, y = divmod(rest, sb)
+        side, x, y = (int(v) for v in _unrank(self._base, self._blob[0], a, b, index))
         m0 = int(pl.masks[0][int(pl.key_offset[a]) + x])
         m1 = int(pl.masks[1][int(pl.key_offset[b]) + y])
         if m0 & m1:
