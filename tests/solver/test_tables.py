@@ -141,6 +141,23 @@ def test_a_damaged_pack_is_solved_again_and_only_it(built: Path, tmp_path: Path)
     assert after == others
 
 
+def test_ensure_table_builds_and_reports(tmp_path: Path) -> None:
+    rules = rules_for("blocked-loses", 3)
+    calls: list[tuple[int, int]] = []
+    tb = ensure_table(rules, tmp_path, on_progress=lambda d, t: calls.append((d, t)))
+    assert tb.probe(rules.start()) == (Value.WIN, 19)
+    assert calls and calls[-1][0] == calls[-1][1]
+    assert ensure_table(rules, tmp_path).path == tb.path
+
+
+def test_default_tables_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("BOARDLAB_TABLES", str(tmp_path))
+    assert default_tables_dir() == tmp_path
+    monkeypatch.delenv("BOARDLAB_TABLES")
+    assert default_tables_dir().name == "tables"
+    assert "boardlab" in str(default_tables_dir())
+
+
 @pytest.mark.parametrize("delay", [2.0, 4.0])
 def test_killed_solve_resumes_to_identical_bytes(built: Path, tmp_path: Path, delay: float) -> None:
     rules = rules_for("classic", 4)
@@ -170,20 +187,3 @@ def test_unreachable_scheduler_is_one_line_and_exit_2(tmp_path: Path) -> None:
     )
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and "scheduler" in out.stderr
-
-
-def test_ensure_table_builds_and_reports(tmp_path: Path) -> None:
-    seen: list[tuple[int, int]] = []
-    tb = ensure_table(
-        rules_for("misere", 3),
-        tmp_path,
-        progress=False,
-        on_progress=lambda d, t: seen.append((d, t)),
-    )
-    assert tb.probe(rules_for("misere", 3).start())[0] in (Value.WIN, Value.LOSS, Value.DRAW)
-    assert seen and seen[-1][0] == seen[-1][1]
-
-
-def test_default_tables_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("BOARDLAB_TABLES", str(tmp_path))
-    assert default_tables_dir() == tmp_path

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from boardlab.cli.common import one_line
-from boardlab.cli.solve import add_table_args, dodgem_rules, table_for
+from boardlab.cli.solve import add_table_args, table_for, table_rules
 from boardlab.core.errors import BoardLabError
 
 
@@ -17,7 +17,7 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "probe",
         help="look up positions (one per line on stdin) in the tablebase",
-        description="Read Dodgem positions one per line from stdin and write one JSON object "
+        description="Read positions one per line from stdin and write one JSON object "
         'per line: {"position", "value", "remoteness"} for the side to move, or '
         '{"position", "error"} for a line that is not a position of this board.',
     )
@@ -27,7 +27,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Probe every line of stdin; bad lines get an error object and the rest go on."""
-    rules = dodgem_rules(args)
+    rules = table_rules(args)
     table = table_for(args, rules)
     out = sys.stdout
     dumps = json.dumps

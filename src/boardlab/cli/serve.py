@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import threading
 import webbrowser
 from pathlib import Path
 from typing import Any
 
-from boardlab.cli.common import UsageError, console
+from boardlab.cli.common import UsageError, console, table_store
 
 
 def register(subparsers: Any) -> None:
@@ -34,10 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536:
         raise UsageError(f"port must be 1-65535, not {args.port}")
-    if args.tables is not None:
-        # the computer players find tables through the same setting
-        os.environ["BOARDLAB_TABLES"] = str(args.tables)
-    app = create_app(tables=args.tables)
+    app = create_app(tables=table_store(args))
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     url = f"http://{shown}:{args.port}/"
     console.print(f"BoardLab at [bold]{url}[/] (Ctrl-C to stop)")

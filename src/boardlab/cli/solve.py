@@ -1,52 +1,59 @@
-"""`boardlab solve`: build a ruleset's complete tables; helpers the table commands share."""
+"""`boardlab solve`: build a complete tablebase; helpers the table commands share."""
 
 from __future__ import annotations
 
 import argparse
-import os
+import sys
 import time
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from boardlab.cli.common import UsageError, add_game_args, console, err_console, rules_from_args
+from boardlab.cli.common import (
+    UsageError,
+    add_game_args,
+    add_tables_arg,
+    console,
+    err_console,
+    rules_from_args,
+    table_store,
+)
 from boardlab.core.errors import CorruptTableError, MissingTableError
 
-# Sizes whose table builds in seconds: commands that need one build it on the spot.
-AUTO_BUILD_MAX_SIZE = 4
+LevelProgress = Callable[[int, int, int, int, int], None]
 
 
 def add_table_args(parser: argparse.ArgumentParser) -> None:
     """--game/--variant/--size and --tables."""
-    add_game_args(parser, size_help="board size 3-6 (default 4; Piecepack 6)")
-    parser.add_argument(
-        "--tables",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="tablebase directory (default $BOARDLAB_TABLES or the user data dir)",
-    )
+    from boardlab.solver.store import tables_help
+
+    add_game_args(parser, size_help=f"board size; the solver covers {tables_help()}")
+    add_tables_arg(parser)
 
 
-def dodgem_rules(args: argparse.Namespace) -> Any:
-    """The rules named by the arguments, if the solver covers them; else UnknownGameError."""
-    from boardlab.solver.api import require_game
-
+def table_rules(args: argparse.Namespace) -> Any:
+    """The rules named by the arguments, if the solver covers them; else UsageError."""
     rules = rules_from_args(args)
-    require_game(rules)
+    reason = table_store(args).unsolvable_reason(rules)
+    if reason is not None:
+        raise UsageError(reason)
     return rules
 
 
 def table_for(args: argparse.Namespace, rules: Any) -> Any:
     """Open the table, building it with a progress bar if it is missing and small."""
-    from boardlab.solver import ensure_table, open_table
+    from boardlab.solver.api import ruleset_id, run_build
 
-    if rules.size <= AUTO_BUILD_MAX_SIZE:
-        try:
-            return open_table(rules, args.tables)
-        except MissingTableError:
-            err_console.print(f"building the {rules.ruleset_id()} tablebase first")
-            return ensure_table(rules, args.tables, progress=True)
-    return open_table(rules, args.tables)
+    store = table_store(args)
+    try:
+        return store.open(rules)
+    except MissingTableError:
+        if not store.builds_automatically(rules):
+            raise
+    err_console.print(f"building the {ruleset_id(rules)} tablebase first")
+    with tier_progress(f"solving {ruleset_id(rules)}") as (levels, _dashboard):
+        run_build(rules, store.folder, 1, on_levels=levels)
+    return store.open(rules)
 
 
 def register(sub: Any) -> None:
@@ -54,15 +61,15 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "solve",
         help="build the complete tablebase of a ruleset",
-        description="Solve every position of a ruleset by retrograde analysis, tier by tier, "
-        "and write its tables. An interrupted solve continues where it stopped; tiers already "
-        "on disk are never solved again.",
+        description="Solve every position of a ruleset by retrograde analysis and write "
+        "its tablebase. An interrupted solve continues where it stopped.",
     )
     add_table_args(p)
     p.add_argument("--force", action="store_true", help="rebuild even if valid tables exist")
     p.add_argument(
         "--workers",
         "--jobs",
+        dest="jobs",
         type=int,
         default=None,
         help="Dask worker processes of a local cluster (default: 1 up to 5×5, else the number "
@@ -99,18 +106,26 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the tables unless valid ones exist; print where they are and what they hold."""
-    from boardlab.solver.api import open_table, require_game, run_build, table_path
+    from boardlab.solver.api import (
+        default_jobs,
+        open_table,
+        require_game,
+        ruleset_id,
+        run_build,
+        table_path,
+    )
 
-    rules = dodgem_rules(args)
+    rules = table_rules(args)
     if args.memory <= 0:
         raise UsageError("--memory must be positive")
-    if args.workers is not None and args.workers < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise UsageError("--workers must be at least 1")
+    budget = int(args.memory * (1 << 30))
     if args.estimate:
         from boardlab.solver.estimate import estimate, print_estimate
 
-        est = estimate(require_game(rules), budget=int(args.memory * (1 << 30)))
-        print_estimate(est, rules.ruleset_id(), args.cores or 16, console)
+        est = estimate(require_game(rules), budget=budget)
+        print_estimate(est, ruleset_id(rules), args.cores or 16, console)
         return 0
     path = table_path(rules, args.tables)
     if not args.force:
@@ -132,24 +147,102 @@ def run(args: argparse.Namespace) -> int:
         from boardlab.solver.cluster import check_scheduler
 
         check_scheduler(args.scheduler)  # before any progress bar: a one-line error
-    workers = args.workers
-    if workers is None:
-        workers = 1 if rules.size <= 5 and args.scheduler is None else (os.cpu_count() or 1)
+    jobs = args.jobs
+    if jobs is None:
+        jobs = 1 if args.scheduler is not None else default_jobs(rules)
     t0 = time.perf_counter()
-    run_build(
-        rules,
-        args.tables,
-        workers,
-        progress=True,
-        scheduler=args.scheduler,
-        budget=int(args.memory * (1 << 30)),
-        codec=args.codec,
-    )
+    with tier_progress(f"solving {ruleset_id(rules)}") as (levels, dashboard):
+        run_build(
+            rules,
+            args.tables,
+            jobs,
+            scheduler=args.scheduler,
+            budget=budget,
+            codec=args.codec,
+            on_levels=levels,
+            on_dashboard=dashboard,
+        )
     seconds = time.perf_counter() - t0
     tb = open_table(rules, args.tables)
     console.print(f"wrote {path} ({tb.header['bytes']:,} bytes) in {seconds:.1f} s")
     _summary(tb.header)
     return 0
+
+
+LOG_EVERY = 60.0
+
+
+@contextmanager
+def tier_progress(title: str) -> Iterator[tuple[LevelProgress, Callable[[str], None]]]:
+    """Progress of a tier solve on stderr: rich bars (overall and per level, positions per
+    second, time left) on a terminal, else a plain line per level and a minute. Yields the
+    (on_levels, on_dashboard) callbacks of `boardlab.solver.api.run_build`."""
+
+    def dashboard(link: str) -> None:
+        err_console.print(f"Dask dashboard: {link}", soft_wrap=True, highlight=False)
+
+    if not err_console.is_terminal:
+        state: dict[str, float] = {}
+
+        def line(level: int, done: int, packs: int, positions: int, total: int) -> None:
+            now = time.monotonic()
+            if "t0" not in state:
+                state.update(t0=now, p0=positions, last=0.0, level=-1.0)
+            if now - state["last"] < LOG_EVERY and level == state["level"] and done < packs:
+                return
+            state["last"], state["level"] = now, level
+            dt = now - state["t0"]
+            rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
+            left = f"about {(total - positions) / rate / 3600:.1f} h left" if rate > 0 else ""
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+            print(
+                f"{stamp} level {level}: {done}/{packs} packs; {positions:,}/{total:,} positions "
+                f"({100 * positions / max(1, total):.2f}%); {rate / 1e6:.2f} M pos/s; {left}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        yield line, dashboard
+        return
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=False,
+    ) as bar:
+        overall = bar.add_task(title, total=None, info="")
+        level_task = bar.add_task("level", total=None, info="")
+        rates: dict[str, float] = {}
+
+        def update(level: int, done: int, packs: int, positions: int, total: int) -> None:
+            now = time.monotonic()
+            if "t0" not in rates:
+                rates["t0"], rates["p0"] = now, positions
+            dt = now - rates["t0"]
+            rate = (positions - rates["p0"]) / dt if dt > 0 else 0.0
+            bar.update(overall, completed=positions, total=total, info=f"{rate / 1e6:.2f} M pos/s")
+            bar.update(
+                level_task,
+                description=f"level {level}",
+                completed=done,
+                total=packs,
+                info=f"{done}/{packs} packs",
+            )
+
+        yield update, dashboard
 
 
 def _summary(h: dict[str, Any]) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from rich.table import Table
 
 from boardlab.cli.common import console, print_json
-from boardlab.cli.solve import add_table_args, dodgem_rules, table_for
+from boardlab.cli.solve import add_table_args, table_for, table_rules
 
 
 def register(sub: Any) -> None:
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     """Compute and print the statistics."""
     from boardlab.solver.stats import table_stats
 
-    rules = dodgem_rules(args)
+    rules = table_rules(args)
     table = table_for(args, rules)
     t0 = time.perf_counter()
     st = table_stats(rules, table)

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from boardlab.cli.common import console, print_json
-from boardlab.cli.solve import add_table_args, dodgem_rules, table_for
+from boardlab.cli.solve import add_table_args, table_for, table_rules
 
 
 def register(sub: Any) -> None:
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the checks and print every disagreement."""
     from boardlab.solver.verify import describe_bad, verify_table
 
-    rules = dodgem_rules(args)
+    rules = table_rules(args)
     table = table_for(args, rules)
     t0 = time.perf_counter()
     table.check()

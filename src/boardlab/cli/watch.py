@@ -19,9 +19,15 @@ from rich.table import Table
 
 from boardlab.ai.base import make_player
 from boardlab.ai.match import play_game
-from boardlab.cli.common import add_game_args, console, rules_from_args
+from boardlab.cli.common import (
+    UsageError,
+    add_game_args,
+    add_tables_arg,
+    console,
+    rules_from_args,
+    table_store,
+)
 from boardlab.cli.play import add_side_args, render, sides_from_args
-from boardlab.core.errors import UnknownGameError
 from boardlab.core.session import GameSession
 
 
@@ -35,6 +41,7 @@ def register(sub: Any) -> None:
     )
     add_game_args(p)
     add_side_args(p, "random", "random")
+    add_tables_arg(p)
     p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
     p.add_argument("--delay", type=float, default=0.5, help="seconds between shown moves")
     p.add_argument("--seed", type=int, default=None, help="seed, for a reproducible run")
@@ -47,10 +54,11 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     sides = sides_from_args(args, rules)
     if "human" in sides:
-        raise UnknownGameError("watch is computer against computer: give each side random or 1-4")
+        raise UsageError("watch is computer against computer: give each side random or a level")
     if args.games < 1:
-        raise UnknownGameError("--games must be at least 1")
-    players = [make_player(s, rules) for s in sides]
+        raise UsageError("--games must be at least 1")
+    tables = table_store(args)
+    players = [make_player(s, rules, tables) for s in sides]
     start = rules.parse_position(args.position) if args.position else None
     rng = random.Random(args.seed)
     names = rules.player_names

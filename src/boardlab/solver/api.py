@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,11 +53,19 @@ def tier_game(rules: Any) -> TierGame | None:
     return adapter(rules) if adapter is not None else None
 
 
+def _is_tier_game(obj: Any) -> bool:
+    return hasattr(obj, "tier_context") and hasattr(obj, "ruleset_id")
+
+
 def require_game(rules: Any) -> TierGame:
-    """The tier adapter of a ruleset; UnknownGameError when the solver cannot solve it."""
+    """The tier adapter of a ruleset (or the adapter itself, as `TableStore` hands it over);
+    UnknownGameError when the solver cannot solve it."""
+    if _is_tier_game(rules):
+        made: TierGame = rules
+        return made
     game = tier_game(rules)
     if game is None:
-        rid = rules.ruleset_id() if hasattr(rules, "ruleset_id") else repr(rules)
+        rid = rules.ruleset_id() if hasattr(rules, "ruleset_id") else rules_text(rules)
         raise UnknownGameError(
             f"no tablebase for {rid}: the solver covers Dodgem (classic, blocked-loses, misere, "
             "piecepack) on 3×3 to 6×6 boards"
@@ -66,14 +73,25 @@ def require_game(rules: Any) -> TierGame:
     return game
 
 
+def rules_text(rules: Any) -> str:
+    """A short name of rules without a ruleset id: game, variant and size."""
+    parts = (getattr(rules, name, "") for name in ("game", "variant", "size"))
+    return " ".join(str(p) for p in parts if p != "")
+
+
 def solvable(rules: Any) -> bool:
-    """True when the solver can build complete tables for these rules."""
-    return tier_game(rules) is not None
+    """True when the solver can build complete tables for these rules (or tier adapter)."""
+    return _is_tier_game(rules) or tier_game(rules) is not None
+
+
+def ruleset_id(rules: Any) -> str:
+    """The ruleset id of rules or of a tier adapter."""
+    return str(require_game(rules).ruleset_id)
 
 
 def table_path(rules: Any, tables: Path | None = None) -> Path:
     """The tables folder of a ruleset."""
-    return (tables or default_tables_dir()) / str(rules.ruleset_id())
+    return (tables or default_tables_dir()) / ruleset_id(rules)
 
 
 def rebuild_command(rules: Any) -> str:
@@ -103,7 +121,7 @@ class Tablebase:
     """The complete tables of one ruleset: value and remoteness of every position."""
 
     def __init__(self, rules: Any, path: Path) -> None:
-        self.rules = rules
+        self.rules = getattr(rules, "rules", rules) if _is_tier_game(rules) else rules
         self.path = path
         self.game = require_game(rules)
         hint = self.game.rebuild_command
@@ -202,7 +220,7 @@ def open_table(rules: Any, tables: Path | None = None) -> Tablebase:
     manifest = read_manifest(path)
     if manifest is None or not manifest.get("complete"):
         raise MissingTableError(
-            f"no tablebase for {rules.ruleset_id()} in {path.parent}; build it with: "
+            f"no tablebase for {ruleset_id(rules)} in {path.parent}; build it with: "
             f"{game.rebuild_command}"
         )
     return Tablebase(rules, path)
@@ -228,129 +246,50 @@ def build_table(
 def ensure_table(
     rules: Any,
     tables: Path | None = None,
-    progress: bool = True,
     on_progress: Callable[[int, int], None] | None = None,
     jobs: int | None = None,
 ) -> Tablebase:
-    """Open the tables, building them first if missing (with a rich bar when `progress`)."""
+    """Open the tables, building them first if missing (`on_progress(positions done, all)`)."""
     try:
         return open_table(rules, tables)
     except MissingTableError:
         pass
-    run_build(rules, tables, jobs or 1, progress, on_progress)
+    run_build(rules, tables, jobs if jobs is not None else default_jobs(rules), on_progress)
     return open_table(rules, tables)
+
+
+def default_jobs(rules: Any) -> int:
+    """Workers for a build: 1 (this process) up to 5×5, else the number of cores."""
+    size = int(getattr(getattr(rules, "rules", rules), "size", 0))
+    return 1 if size <= 5 else (os.cpu_count() or 1)
+
+
+LevelProgress = Callable[[int, int, int, int, int], None]
+"""(level, packs done in it, its packs, positions done, all positions)"""
 
 
 def run_build(
     rules: Any,
     tables: Path | None,
     jobs: int,
-    progress: bool,
     on_progress: Callable[[int, int], None] | None = None,
     scheduler: str | None = None,
     budget: int = DEFAULT_BUDGET,
     codec: str = DEFAULT_CODEC,
+    on_levels: LevelProgress | None = None,
+    on_dashboard: Callable[[str], None] | None = None,
 ) -> Path:
-    """Build tables, showing rich progress bars (per level and overall) when `progress`."""
-    if not progress:
+    """Build the tables, reporting `on_progress(positions done, all)` and per level
+    `on_levels(...)`; drawing progress is the caller's business (the CLI's bars, the web
+    app's poll)."""
 
-        def quiet(level: int, done: int, packs: int, positions: int, total: int) -> None:
-            if on_progress:
-                on_progress(positions, total)
-
-        return build_table(rules, tables, jobs, scheduler, budget, codec, on_progress=quiet)
-    from rich.progress import (
-        BarColumn,
-        Progress,
-        TaskProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    from boardlab.cli.common import err_console
-
-    if not err_console.is_terminal:
-        return _build_with_log_lines(rules, tables, jobs, scheduler, budget, codec, on_progress)
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TaskProgressColumn(),
-        TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=False,
-    ) as bar:
-        overall = bar.add_task(f"solving {rules.ruleset_id()}", total=None, info="")
-        level_task = bar.add_task("level", total=None, info="")
-        state: dict[str, float] = {}
-
-        def update(level: int, done: int, packs: int, positions: int, total: int) -> None:
-            now = time.monotonic()
-            if "t0" not in state:
-                state["t0"], state["p0"] = now, positions
-            dt = now - state["t0"]
-            rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
-            bar.update(overall, completed=positions, total=total, info=f"{rate / 1e6:.2f} M pos/s")
-            bar.update(
-                level_task,
-                description=f"level {level}",
-                completed=done,
-                total=packs,
-                info=f"{done}/{packs} packs",
-            )
-            if on_progress:
-                on_progress(positions, total)
-
-        def dashboard(link: str) -> None:
-            err_console.print(f"Dask dashboard: {link}")
-
-        return build_table(rules, tables, jobs, scheduler, budget, codec, update, dashboard)
-
-
-LOG_EVERY = 60.0
-
-
-def _build_with_log_lines(
-    rules: Any,
-    tables: Path | None,
-    jobs: int,
-    scheduler: str | None,
-    budget: int,
-    codec: str,
-    on_progress: Callable[[int, int], None] | None,
-) -> Path:
-    """Build, printing a progress line a minute (and per level) when stderr is no terminal."""
-    import sys
-
-    state: dict[str, float] = {}
-
-    def line(level: int, done: int, packs: int, positions: int, total: int) -> None:
-        now = time.monotonic()
-        if "t0" not in state:
-            state.update(t0=now, p0=positions, last=0.0, level=-1.0)
-        if now - state["last"] < LOG_EVERY and level == state["level"] and done < packs:
-            return
-        state["last"], state["level"] = now, level
-        dt = now - state["t0"]
-        rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
-        left = (total - positions) / rate if rate > 0 else float("nan")
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
-        print(
-            f"{stamp} level {level}: {done}/{packs} packs; {positions:,}/{total:,} positions "
-            f"({100 * positions / max(1, total):.2f}%); {rate / 1e6:.2f} M pos/s; "
-            f"about {left / 3600:.1f} h left",
-            file=sys.stderr,
-            flush=True,
-        )
-        if on_progress:
+    def levels(level: int, done: int, packs: int, positions: int, total: int) -> None:
+        if on_progress is not None:
             on_progress(positions, total)
+        if on_levels is not None:
+            on_levels(level, done, packs, positions, total)
 
-    def dashboard(link: str) -> None:
-        print(f"Dask dashboard: {link}", file=sys.stderr, flush=True)
-
-    return build_table(rules, tables, jobs, scheduler, budget, codec, line, dashboard)
+    return build_table(rules, tables, jobs, scheduler, budget, codec, levels, on_dashboard)
 
 
 def plan_summary(rules: Any) -> dict[str, int]:

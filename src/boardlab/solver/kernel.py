@@ -33,8 +33,9 @@ def _push(head, ev, ev_next, n_ev, r, p, kind):  # type: ignore[no-untyped-def]
     return n_ev + 1
 
 
-# not cached on disk: numba cannot save a function that takes other compiled functions as
-# arguments reliably (the cache keeps weak references to them); it compiles once per process
+# not cached on disk: numba's cache cannot match a function that takes other compiled
+# functions as arguments in a new process (it would compile again and pile up entries, and
+# saving fails once an old entry's functions are gone); it compiles once per process
 @nb.njit(cache=False)
 def solve_tier(  # type: ignore[no-untyped-def]
     primitive, moves, unmoves, ctx, size, max_moves, child_codes, child_base, code

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mmap
 import os
 import struct
 import threading
@@ -114,60 +113,100 @@ def write_pack(
 
 
 class PackFile:
-    """A pack file opened read-only (mmap); blocks are checked against their CRC when read."""
+    """A pack file opened read-only. Read with positional reads (no memory map: a file
+    truncated or replaced under a running reader gives a clear error, never a crash); every
+    block is checked against its CRC when read, and the header's fields are checked for sense
+    before use (a crafted header with a valid checksum is refused in one line)."""
 
     def __init__(self, path: Path, rebuild_hint: str) -> None:
         self.path = path
         self._hint = rebuild_hint
         try:
-            with open(path, "rb") as fh:
-                size = os.fstat(fh.fileno()).st_size
-                if size < len(MAGIC) + 8:
-                    self._fail("truncated file")
-                self._mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            self._fd = os.open(path, os.O_RDONLY)
         except OSError as exc:
             raise CorruptTableError(
                 f"{path}: cannot be read ({exc.strerror}); rebuild it with: {rebuild_hint}"
             ) from None
-        mm = self._mm
-        if mm[: len(MAGIC)] != MAGIC:
+        try:
+            self._open()
+        except BaseException:
+            os.close(self._fd)
+            raise
+        self._cache: OrderedDict[tuple[int, int], npt.NDArray[Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _read(self, offset: int, size: int) -> bytes:
+        try:
+            data = os.pread(self._fd, size, offset)
+        except OSError as exc:
+            self._fail(f"cannot be read ({exc.strerror})")
+        if len(data) != size:
+            self._fail("truncated file")
+        return data
+
+    def _open(self) -> None:
+        size = os.fstat(self._fd).st_size
+        if size < len(MAGIC) + 8:
+            self._fail("truncated file")
+        head = self._read(0, len(MAGIC) + 4)
+        if head[: len(MAGIC)] != MAGIC:
             self._fail("not a BoardLab tier file (bad magic)")
-        (hlen,) = struct.unpack_from("<I", mm, len(MAGIC))
+        (hlen,) = struct.unpack_from("<I", head, len(MAGIC))
         start = len(MAGIC) + 4
-        if start + hlen + 4 > len(mm):
+        if start + hlen + 4 > size:
             self._fail("truncated header")
-        text = bytes(mm[start : start + hlen])
-        (crc,) = struct.unpack_from("<I", mm, start + hlen)
+        raw = self._read(start, hlen + 4)
+        text = raw[:hlen]
+        (crc,) = struct.unpack_from("<I", raw, hlen)
         if zlib.crc32(text) != crc:
             self._fail("header checksum mismatch")
         try:
-            self.header: dict[str, Any] = json.loads(text)
+            header = json.loads(text)
         except ValueError:
             self._fail("unreadable header")
-        h = self.header
+        if not isinstance(header, dict):
+            self._fail("unreadable header")
+        self.header: dict[str, Any] = header
+        h = header
         if h.get("format_version") != FORMAT_VERSION or h.get("codec") not in CODECS:
             self._fail(f"format {h.get('format_version')}/{h.get('codec')} is not supported")
-        nblocks = int(h["blocks"])
+        nblocks = _count(h.get("blocks"))
+        payload = _count(h.get("payload_bytes"))
+        entries = _count(h.get("block_entries"))
+        tiers = h.get("tiers")
+        if None in (nblocks, payload, entries) or not entries or not isinstance(tiers, list):
+            self._fail("malformed header")
+        assert nblocks is not None and payload is not None and entries is not None
         tstart = start + hlen + 4
         tsize = 12 * nblocks + 8
         self._payload = tstart + tsize
-        if self._payload + int(h["payload_bytes"]) != len(mm):
+        if self._payload + payload != size:
             self._fail(
-                f"size is {len(mm)} bytes, expected {self._payload + int(h['payload_bytes'])}"
-                " (truncated or padded)"
+                f"size is {size} bytes, expected {self._payload + payload} (truncated or padded)"
             )
-        if zlib.crc32(mm[tstart : tstart + tsize]) != h["block_table_crc32"]:
+        table = self._read(tstart, tsize)
+        if zlib.crc32(table) != h.get("block_table_crc32"):
             self._fail("block table checksum mismatch")
-        self._offsets = np.frombuffer(mm, "<u8", nblocks + 1, tstart).astype(np.int64)
-        self._crcs = np.frombuffer(mm, "<u4", nblocks, tstart + 8 * (nblocks + 1)).copy()
+        self._offsets = np.frombuffer(table, "<u8", nblocks + 1, 0).astype(np.int64)
+        self._crcs = np.frombuffer(table, "<u4", nblocks, 8 * (nblocks + 1)).copy()
+        if (
+            self._offsets[0] != 0
+            or self._offsets[-1] != payload
+            or bool(np.any(np.diff(self._offsets) < 0))
+        ):
+            self._fail("malformed block table")
         self.codec = str(h["codec"])
-        self.block_entries = int(h["block_entries"])
+        self.block_entries = entries
         # tier -> (entries, entry bytes, first block)
-        self.tiers: dict[int, tuple[int, int, int]] = {
-            int(t): (int(n), int(eb), int(fb)) for t, n, eb, fb, _ in h["tiers"]
-        }
-        self._cache: OrderedDict[tuple[int, int], npt.NDArray[Any]] = OrderedDict()
-        self._lock = threading.Lock()
+        self.tiers: dict[int, tuple[int, int, int]] = {}
+        for item in tiers:
+            vals = [_count(v) for v in item] if isinstance(item, list) and len(item) == 5 else []
+            if len(vals) != 5 or None in vals:
+                self._fail("malformed tier list in the header")
+            t, n, eb, fb, nb_ = (int(v or 0) for v in vals)
+            if eb not in (1, 2) or fb + nb_ > nblocks or nb_ != max(1, -(-n // entries)):
+                self._fail(f"malformed entry of tier {t} in the header")
+            self.tiers[t] = (n, eb, fb)
 
     def _fail(self, why: str) -> NoReturn:
         raise CorruptTableError(f"{self.path}: {why}; rebuild it with: {self._hint}")
@@ -175,7 +214,7 @@ class PackFile:
     def _block(self, b: int, count: int, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         lo = int(self._offsets[b]) + self._payload
         hi = int(self._offsets[b + 1]) + self._payload
-        blob = self._mm[lo:hi]
+        blob = self._read(lo, hi - lo)
         if zlib.crc32(blob) != int(self._crcs[b]):
             self._fail(f"block {b} checksum mismatch")
         try:
@@ -222,17 +261,30 @@ class PackFile:
         return int(arr[off])
 
     def check(self) -> None:
-        """Verify the payload checksum (every byte); raises CorruptTableError."""
+        """Verify the payload checksum (every byte, read in chunks); raises CorruptTableError."""
         sha = hashlib.sha256()
-        sha.update(self._mm[self._payload :])
+        at = self._payload
+        end = self._payload + int(self._offsets[-1])
+        while at < end:
+            chunk = self._read(at, min(1 << 24, end - at))
+            sha.update(chunk)
+            at += len(chunk)
         if sha.hexdigest() != self.header["payload_sha256"]:
             self._fail("payload checksum mismatch")
 
     def close(self) -> None:
-        """Release the mapping."""
+        """Close the file."""
         self._cache.clear()
-        del self._offsets
-        self._mm.close()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def _count(value: Any) -> int | None:
+    """A header number: a non-negative int (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
 
 
 def read_header(path: Path, rebuild_hint: str) -> dict[str, Any]:

@@ -10,8 +10,9 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from boardlab import __version__
-from boardlab.core.errors import BoardLabError, MissingTableError, UnknownGameError
+from boardlab.core.errors import BoardLabError, MissingTableError
 from boardlab.core.registry import games
+from boardlab.solver.store import TableStore
 from boardlab.web.routes import router
 from boardlab.web.service import Service
 
@@ -30,8 +31,9 @@ def _validation_message(exc: RequestValidationError) -> str:
     return _one_line("; ".join(parts)) or "invalid request"
 
 
-def create_app(tables: Path | None = None) -> FastAPI:
-    """A new app; `tables` is the tablebase folder (None: the solver's default)."""
+def create_app(tables: TableStore | Path | None = None) -> FastAPI:
+    """A new app; `tables` is its table store, or the folder of one (None: the default
+    folder)."""
     app = FastAPI(
         title="BoardLab",
         version=__version__,
@@ -40,14 +42,13 @@ def create_app(tables: Path | None = None) -> FastAPI:
     # Load the game registry now, in one thread: the first lookups of concurrent requests
     # could otherwise race on the registry's lazy loading.
     games()
-    app.state.service = Service(tables)
+    store = tables if isinstance(tables, TableStore) else TableStore(tables)
+    app.state.service = Service(store)
     app.include_router(router)
 
     @app.exception_handler(BoardLabError)
     async def boardlab_error(request: Request, exc: BoardLabError) -> JSONResponse:
         status = 404 if isinstance(exc, MissingTableError) else 400
-        if isinstance(exc, UnknownGameError):
-            status = 400
         return JSONResponse(
             {
                 "error": _one_line(str(exc)) or exc.__class__.__name__,

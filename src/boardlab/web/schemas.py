@@ -6,12 +6,45 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from boardlab.ai.base import level_names
+from boardlab.core.errors import UnknownGameError
+from boardlab.core.registry import games, get_game
+
 MAX_MOVES = 2000
 MAX_PLAYOUT_PLIES = 1000
 
+
+def size_bounds() -> tuple[int, int]:
+    """The smallest and largest board size of the games installed (an outer bound; each
+    request is then held to the sizes its own game and variant declare, see `declared`)."""
+    sizes = [info.sizes for info in games().values()]
+    return min(lo for lo, _ in sizes), max(hi for _, hi in sizes)
+
+
+SIZE_MIN, SIZE_MAX = size_bounds()
+
 ValueText = Literal["win", "loss", "draw"]
 MoveText = Annotated[str, StringConstraints(min_length=1, max_length=24)]
-Level = Annotated[str, StringConstraints(pattern=r"^(random|[1-4])$")]
+Level = Annotated[str, StringConstraints(pattern=r"^(random|[1-9])$")]
+
+
+def declared(
+    game: str, variant: str | None, size: int | None, levels: tuple[str, ...] = ()
+) -> None:
+    """Hold a request to what its game declares (`GameInfo`): the variant's sizes and the
+    game's levels; ValueError (a 422 answer) otherwise. An unknown game or variant is left
+    to the service, which answers 400 with the known names."""
+    try:
+        info = get_game(game)
+        var = info.variant(variant)
+    except UnknownGameError:
+        return
+    if size is not None and size not in var.sizes:
+        raise ValueError(f"size must be {var.size_span(' to ')} for {info.title} {var.name}")
+    known = ["random", *level_names(info)]
+    for level in levels:
+        if level not in known:
+            raise ValueError(f"level must be {' or '.join(known)} for {info.title}, not {level}")
 
 
 class Strict(BaseModel):
@@ -25,9 +58,18 @@ class GameSpec(Strict):
 
     game: str = Field("dodgem", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
-    size: int | None = Field(None, ge=3, le=19)
+    size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
     start: str | None = Field(None, min_length=1, max_length=400)
     moves: list[MoveText] = Field(default_factory=list, max_length=MAX_MOVES)
+
+    @model_validator(mode="after")
+    def _as_declared(self) -> GameSpec:
+        declared(self.game, self.variant, self.size, self._levels())
+        return self
+
+    def _levels(self) -> tuple[str, ...]:
+        """The computer levels the request names (checked against its game's)."""
+        return ()
 
 
 class ExportRequest(GameSpec):
@@ -46,6 +88,9 @@ class MoveRequest(GameSpec):
     seed: int = Field(0, ge=0, le=2**53)
     forced: bool = True
 
+    def _levels(self) -> tuple[str, ...]:
+        return (self.level,)
+
 
 class PlayoutRequest(GameSpec):
     """Play the replayed game to its end between two computer players."""
@@ -54,18 +99,29 @@ class PlayoutRequest(GameSpec):
     seed: int = Field(0, ge=0, le=2**53)
     max_plies: int = Field(400, ge=1, le=MAX_PLAYOUT_PLIES)
 
+    def _levels(self) -> tuple[str, ...]:
+        return self.players
+
 
 class PieRequest(Strict):
-    """Ask the computer for its part of the Dot Dash pie setup: `place` three stones, or
-    `choose` a colour for the human's `setup`."""
+    """Ask the computer for its part of a game's setup stage (Dot Dash's pie): `place` a
+    setup, or `choose` a colour for the human's `setup`."""
 
-    game: Literal["dotdash"] = "dotdash"
+    game: str = Field("dotdash", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
-    size: int | None = Field(None, ge=3, le=19)
+    size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
     role: Literal["choose", "place"]
     setup: str | None = Field(None, min_length=1, max_length=400)
     level: Level = "2"
     seed: int = Field(0, ge=0, le=2**53)
+
+    @model_validator(mode="after")
+    def _game_has_a_setup_stage(self) -> PieRequest:
+        info = get_game(self.game)
+        if info.setup is None:
+            raise ValueError(f"{info.title} has no setup stage")
+        declared(self.game, self.variant, self.size, (self.level,))
+        return self
 
     @model_validator(mode="after")
     def _setup_for_choose_only(self) -> PieRequest:
@@ -81,7 +137,12 @@ class RulesSpec(Strict):
 
     game: str = Field("dodgem", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
-    size: int | None = Field(None, ge=3, le=19)
+    size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
+
+    @model_validator(mode="after")
+    def _as_declared(self) -> RulesSpec:
+        declared(self.game, self.variant, self.size)
+        return self
 
 
 class RecordText(Strict):
@@ -193,12 +254,18 @@ class TableOut(BaseModel):
 
 
 class VariantOut(BaseModel):
-    """A named variant with its colours and allowed sizes."""
+    """A named variant with its colours (first player's first) and the sizes it is played
+    on (`sizes` the smallest and largest, `size_list` every one; `published_size` the size
+    of the published game, where it has one)."""
 
     name: str
     players: tuple[str, str]
+    letters: str = ""
     sizes: tuple[int, int]
+    size_list: list[int] = Field(default_factory=list)
     default_size: int
+    published_size: int | None = None
+    summary: str = ""
 
 
 class GameOut(BaseModel):
@@ -208,6 +275,10 @@ class GameOut(BaseModel):
     title: str
     default_variant: str
     variants: list[VariantOut]
+    levels: list[str] = Field(default_factory=lambda: ["random"])
+    default_level: str = "random"
+    setup: str | None = None
+    tables: bool = False
 
 
 class GamesOut(BaseModel):

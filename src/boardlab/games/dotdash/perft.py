@@ -6,7 +6,8 @@ whether finished or not. Repetition and the ply limit of the capture variant are
 
 from __future__ import annotations
 
-from boardlab.core.errors import UnknownGameError
+from boardlab.core.errors import UsageError
+from boardlab.core.rules import perft_by_rules
 from boardlab.games.dotdash.kernel import perft_arrays
 from boardlab.games.dotdash.notation import DotDashPosition
 from boardlab.games.dotdash.rules import DotDashRules
@@ -15,16 +16,11 @@ from boardlab.games.dotdash.rules import DotDashRules
 def perft(rules: DotDashRules, position: DotDashPosition, depth: int) -> int:
     """Leaf count at `depth` below `position`, by the compiled kernel."""
     if depth < 0:
-        raise UnknownGameError("perft depth must be 0 or more")
+        raise UsageError("perft depth must be 0 or more")
     rules.check_position(position)
     return perft_arrays(position, depth, rules.mode, rules.reserve)
 
 
 def perft_reference(rules: DotDashRules, position: DotDashPosition, depth: int) -> int:
-    """The same count through the pure-Python rules (slow; for checking the kernel)."""
-    if depth == 0:
-        return 1
-    moves = rules.legal_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(perft_reference(rules, rules.play(position, m), depth - 1) for m in moves)
+    """The same count through the rules object (slow; for checking the kernel)."""
+    return perft_by_rules(rules, position, depth)
