@@ -43,7 +43,7 @@ class TableStats:
         }
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=False)  # takes compiled functions: see solver/kernel.py
 def reach_tier(  # type: ignore[no-untyped-def]
     primitive, moves, ctx, mark, max_moves, child_marks, child_base, codes, counts
 ):

@@ -28,7 +28,7 @@ from boardlab.solver.api import Tablebase, decode
 MAX_REPORTED = 20
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=False)  # takes compiled functions: see solver/kernel.py
 def check_tier(  # type: ignore[no-untyped-def]
     primitive, moves, ctx, codes, max_moves, child_codes, child_base, bad
 ):
