@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pkgutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
@@ -159,7 +159,10 @@ class GameInfo:
     - `solver_adapter(rules)`: the solver's view of a ruleset (what `boardlab.solver`
       builds and reads complete tables through), or None where the solver does not cover
       these rules; the slot itself is None for a game without tables. The solver is the only
-      caller: it imports no game, and a game imports no solver.
+      caller: it imports no game, and a game imports no solver;
+    - `board_facts(rules, position)`: what a front end that draws the board itself needs
+      beyond the position text, as a JSON-ready mapping (Dodgem's steps and exit edges, Dot
+      Dash's fives and reserves), or None when the game has none to tell.
     """
 
     name: str
@@ -177,6 +180,7 @@ class GameInfo:
     forced: Callable[..., Any] | None = field(default=None, repr=False)
     # the tier adapter of a ruleset for the solver (None: the solver cannot solve it)
     solver_adapter: Callable[[AnyRules], TierGame | None] | None = field(default=None, repr=False)
+    board_facts: Callable[..., Mapping[str, Any]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.default_variant not in self.variant_names:

@@ -3,7 +3,10 @@
 Tiers are grouped by size class (powers of two); a few tiers of each class are solved with
 stand-in children (every child entry a draw: the same work per position, values aside), timed
 and compressed. Time per class is the mean per position times the positions of the class;
-on N cores each level takes at least as long as its slowest tier.
+on N cores each level takes at least as long as its slowest tier. Classes of tiers above
+2^MAX_SAMPLE_CLASS positions are not solved (the sample would take as long as a small solve):
+they take the time per position of the largest class sampled, which is where the time per
+position has levelled off.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from boardlab.solver.engine import BYTES_PER_POSITION, DEFAULT_BUDGET, make_plan
 from boardlab.solver.tierfile import BLOCK_ENTRIES, DEFAULT_CODEC, compress, narrow
 
 SAMPLES_PER_CLASS = 3
+MAX_SAMPLE_CLASS = 22  # tiers above 4 M positions take the time per position of this class
 
 
 @dataclass
@@ -75,6 +79,8 @@ def estimate(
     smallest = min(level_of, key=game.tier_size)
     _fake_solve(game, smallest)
     for cls, tiers in sorted(by_class.items()):
+        if cls > MAX_SAMPLE_CLASS and spp:
+            continue
         step = max(1, len(tiers) // samples)
         picks = tiers[::step][:samples]
         seconds = 0.0
@@ -92,6 +98,9 @@ def estimate(
         spp[cls] = seconds / max(1, positions)
         sampled += len(picks)
         sampled_pos += positions
+    largest_sampled = max(spp)
+    for cls in by_class:
+        spp.setdefault(cls, spp[largest_sampled])
     est = Estimate(
         tiers=len(level_of),
         positions=plan.positions,

@@ -28,6 +28,12 @@ MoveText = Annotated[str, StringConstraints(min_length=1, max_length=24)]
 Level = Annotated[str, StringConstraints(pattern=r"^(random|[1-9])$")]
 
 
+class Strict(BaseModel):
+    """Unknown fields are an error, so typos do not pass silently."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 def declared(
     game: str, variant: str | None, size: int | None, levels: tuple[str, ...] = ()
 ) -> None:
@@ -45,12 +51,6 @@ def declared(
     for level in levels:
         if level not in known:
             raise ValueError(f"level must be {' or '.join(known)} for {info.title}, not {level}")
-
-
-class Strict(BaseModel):
-    """Unknown fields are an error, so typos do not pass silently."""
-
-    model_config = ConfigDict(extra="forbid")
 
 
 class GameSpec(Strict):

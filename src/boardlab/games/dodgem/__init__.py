@@ -4,6 +4,7 @@
 """
 
 from boardlab.core.registry import Colour, GameInfo, Ref, VariantInfo
+from boardlab.games.dodgem.facts import board_facts
 from boardlab.games.dodgem.notation import (
     MAX_SIZE,
     MIN_SIZE,
@@ -47,6 +48,7 @@ GAME = GameInfo(
     render=render_board,
     forced=Ref("boardlab.ai.dodgem.forced:forced_dodgem"),
     solver_adapter=Ref("boardlab.games.dodgem.tiers:tiers_for"),
+    board_facts=board_facts,
 )
 
 __all__ = [
