@@ -3,7 +3,8 @@
 Each board is solved in a fresh process into a temporary folder twice: "cold" includes
 compiling the kernel (numba compiles it once per process: it takes the game's compiled
 functions as arguments, which numba cannot cache on disk), "warm" is the second solve in the
-same process into a new folder. Peak memory is the largest resident set of the process.
+same process into a new folder ("cpu": its processor time, which is what a busy shared machine
+leaves comparable). Peak memory is the largest resident set of the process.
 
     python benchmarks/solve.py [--sizes 3 4 5] [--variant classic] [--workers 1]
 """
@@ -25,8 +26,10 @@ out = {}
 for label in ("cold", "warm"):
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
+        c0 = time.process_time()
         build_table(rules_for(variant, size), Path(tmp), workers)
         seconds = time.perf_counter() - t0
+        out[label + "_cpu"] = time.process_time() - c0
         header = open_table(rules_for(variant, size), Path(tmp)).header
         out[label] = seconds
 out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -54,13 +57,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     args = ap.parse_args()
     print(
-        f"{'board':>6} {'cold s':>8} {'warm s':>8} {'M pos/s':>8} {'peak MiB':>9} "
+        f"{'board':>6} {'cold s':>8} {'warm s':>8} {'warm cpu':>9} {'M pos/s':>8} {'peak MiB':>9} "
         f"{'disk bytes':>12} {'stored positions':>17}"
     )
     for size in args.sizes:
         r = run(args.variant, size, args.workers)
         print(
-            f"{size}x{size:<4} {r['cold']:8.2f} {r['warm']:8.2f} "
+            f"{size}x{size:<4} {r['cold']:8.2f} {r['warm']:8.2f} {r['warm_cpu']:9.2f} "
             f"{r['positions'] / r['warm'] / 1e6:8.2f} {r['peak_mib']:9.0f} "
             f"{int(r['bytes']):12,} {int(r['positions']):17,}",
             flush=True,
