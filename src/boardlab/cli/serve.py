@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536:
         raise UsageError(f"port must be 1-65535, not {args.port}")
-    app = create_app(tables=table_store(args))
+    app = create_app(tables=table_store(args), warm=True)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     url = f"http://{shown}:{args.port}/"
     console.print(f"BoardLab at [bold]{url}[/] (Ctrl-C to stop)")

@@ -248,13 +248,16 @@ def ensure_table(
     tables: Path | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     jobs: int | None = None,
+    on_blocks: Callable[[int, int], None] | None = None,
 ) -> Tablebase:
-    """Open the tables, building them first if missing (`on_progress(positions done, all)`)."""
+    """Open the tables, building them first if missing (`on_progress(positions done, all)`;
+    `on_blocks(1, 1)` once every pack file is on disk: they are written as tiers are solved)."""
     try:
         return open_table(rules, tables)
     except MissingTableError:
         pass
-    run_build(rules, tables, jobs if jobs is not None else default_jobs(rules), on_progress)
+    njobs = jobs if jobs is not None else default_jobs(rules)
+    run_build(rules, tables, njobs, on_progress, on_blocks=on_blocks)
     return open_table(rules, tables)
 
 
@@ -278,6 +281,7 @@ def run_build(
     codec: str = DEFAULT_CODEC,
     on_levels: LevelProgress | None = None,
     on_dashboard: Callable[[str], None] | None = None,
+    on_blocks: Callable[[int, int], None] | None = None,
 ) -> Path:
     """Build the tables, reporting `on_progress(positions done, all)` and per level
     `on_levels(...)`; drawing progress is the caller's business (the CLI's bars, the web
@@ -289,7 +293,10 @@ def run_build(
         if on_levels is not None:
             on_levels(level, done, packs, positions, total)
 
-    return build_table(rules, tables, jobs, scheduler, budget, codec, levels, on_dashboard)
+    path = build_table(rules, tables, jobs, scheduler, budget, codec, levels, on_dashboard)
+    if on_blocks is not None:
+        on_blocks(1, 1)  # every pack file is written (as its tiers were solved)
+    return path
 
 
 def plan_summary(rules: Any) -> dict[str, int]:

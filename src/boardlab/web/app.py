@@ -13,8 +13,10 @@ from boardlab import __version__
 from boardlab.core.errors import BoardLabError, MissingTableError
 from boardlab.core.registry import games
 from boardlab.solver.store import TableStore
+from boardlab.web.learn import router as learn_router
 from boardlab.web.routes import router
 from boardlab.web.service import Service
+from boardlab.web.warmup import start_warm_up
 
 STATIC = Path(__file__).parent / "static"
 
@@ -31,9 +33,10 @@ def _validation_message(exc: RequestValidationError) -> str:
     return _one_line("; ".join(parts)) or "invalid request"
 
 
-def create_app(tables: TableStore | Path | None = None) -> FastAPI:
+def create_app(tables: TableStore | Path | None = None, warm: bool = False) -> FastAPI:
     """A new app; `tables` is its table store, or the folder of one (None: the default
-    folder)."""
+    folder); `warm` loads the computer players' kernels in the background (`boardlab serve`
+    does)."""
     app = FastAPI(
         title="BoardLab",
         version=__version__,
@@ -44,7 +47,10 @@ def create_app(tables: TableStore | Path | None = None) -> FastAPI:
     games()
     store = tables if isinstance(tables, TableStore) else TableStore(tables)
     app.state.service = Service(store)
+    if warm:
+        start_warm_up(app.state.service)
     app.include_router(router)
+    app.include_router(learn_router)  # puzzles and review, with their pages
 
     @app.exception_handler(BoardLabError)
     async def boardlab_error(request: Request, exc: BoardLabError) -> JSONResponse:
