@@ -1,6 +1,6 @@
 """The package's import graph: no cycles, and no edge against the layers
 
-    core <- games <- (solver, ai) <- (cli, web)
+    core <- games <- (solver, ai) <- (cli, web, integrations)
 
 read from the source (every import statement, in functions and `TYPE_CHECKING` blocks too).
 Pieces a game declares in a higher layer (its players) are named by `Ref`, resolved at run
@@ -19,7 +19,7 @@ import boardlab
 from boardlab.core.registry import GameInfo, Ref, games
 
 SRC = Path(boardlab.__file__).parent
-LAYERS = {"core": 0, "games": 1, "solver": 2, "ai": 2, "cli": 3, "web": 3}
+LAYERS = {"core": 0, "games": 1, "solver": 2, "ai": 2, "cli": 3, "web": 3, "integrations": 3}
 TOP = 4  # boardlab.__main__, which starts the command line
 
 

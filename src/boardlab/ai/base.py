@@ -3,6 +3,7 @@ name for any registered game (its declared levels factory makes levels 1 to N)."
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -106,4 +107,13 @@ def make_player(spec: str, rules: Rules[Any, Any], tables: TableStore | None = N
         assert info.levels is not None
         player: Player = info.levels(int(key), rules, tables)
         return player
+    if key.startswith("openspiel:"):  # an outside agent, e.g. openspiel:mcts:1000
+        try:
+            bridge = importlib.import_module("boardlab.integrations.openspiel")
+        except ModuleNotFoundError:
+            raise UsageError(
+                "OpenSpiel players need the openspiel extra: pip install 'boardlab[openspiel]'"
+            ) from None
+        outside: Player = bridge.openspiel_player(key)
+        return outside
     raise UsageError(f"unknown player {spec!r} for {info.title} (expected {player_choices(info)})")

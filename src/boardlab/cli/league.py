@@ -39,6 +39,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="1,2,3,4",
         help="comma-separated players: the game's levels or 'random' (default 1,2,3,4)",
     )
+    p.add_argument(
+        "--opponent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="an outside player to seat as well, e.g. openspiel:mcts:1000 (OpenSpiel's MCTS "
+        "with 1000 simulations; needs the openspiel extra); may be repeated",
+    )
     p.add_argument("--games", type=int, default=10, help="games per ordered pair (default 10)")
     p.add_argument("--seed", type=int, default=0, help="league seed (default 0)")
     p.add_argument(
@@ -62,8 +70,6 @@ def _parse_levels(text: str, info: GameInfo) -> list[str]:
     from boardlab.ai.base import level_names, player_choices
 
     names = [t.strip().lower() for t in text.split(",") if t.strip()]
-    if len(names) < 2:
-        raise UsageError("--levels needs at least two players, e.g. 1,2,3,4")
     if len(set(names)) != len(names):
         raise UsageError("--levels names a player twice")
     known = {"random", *level_names(info)}
@@ -80,7 +86,14 @@ def run(args: argparse.Namespace) -> int:
     from boardlab.ai.league import run_league, scores
 
     rules = rules_from_args(args)
-    players = _parse_levels(args.levels, get_game(rules.game))
+    players = _parse_levels(args.levels, get_game(rules.game)) if args.levels.strip() else []
+    for spec in args.opponent:
+        name = spec.strip().lower()
+        if name in players:
+            raise UsageError(f"{spec!r} is seated twice")
+        players.append(name)
+    if len(players) < 2:
+        raise UsageError("--levels needs at least two players, e.g. 1,2,3,4 (or add --opponent)")
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
@@ -126,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
 
-    label = {p: (p if p == "random" else f"L{p}") for p in players}
+    label = {p: (p if p == "random" or ":" in p else f"L{p}") for p in players}
     cells = {(r.first, r.second): f"{r.win}-{r.loss}-{r.draw}" for r in results}
     pts = scores(results)
     title = (

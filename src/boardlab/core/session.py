@@ -146,6 +146,18 @@ class GameSession(Generic[P, M]):
         assert result is not None
         return result
 
+    def copy(self) -> GameSession[P, M]:
+        """An independent session with the same history, redo list and result; positions and
+        rules are shared (they are immutable), so a copy costs one pass over the history."""
+        other: GameSession[P, M] = GameSession.__new__(GameSession)
+        other.rules = self.rules
+        other.start = self.start
+        other._plies = list(self._plies)
+        other._redo = list(self._redo)
+        other._seen = Counter(self._seen)
+        other._resigned = self._resigned
+        return other
+
     def snapshot(self) -> dict[str, Any]:
         """Everything that defines the session, for equality checks and serialisation."""
         return {
