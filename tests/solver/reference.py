@@ -13,7 +13,7 @@ from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import DodgemRules
 
 
-def all_positions(size: int) -> list[DodgemPosition]:
+def all_positions(size: int, letters: str = "BR") -> list[DodgemPosition]:
     """Every placement of at most size-1 cars per side on distinct squares, either side to move."""
     squares = range(size * size)
     out = []
@@ -25,13 +25,13 @@ def all_positions(size: int) -> list[DodgemPosition]:
                     mb = sum(1 << q for q in blue)
                     mr = sum(1 << q for q in red)
                     for side in (0, 1):
-                        out.append(DodgemPosition(size, mb, mr, side))
+                        out.append(DodgemPosition(size, mb, mr, side, letters))
     return out
 
 
 def children_graph(rules: DodgemRules) -> tuple[list[DodgemPosition], list[list[int]]]:
     """All positions and, for each, the indices of the positions its legal moves lead to."""
-    positions = all_positions(rules.size)
+    positions = all_positions(rules.size, rules.letters)
     where = {p: i for i, p in enumerate(positions)}
     kids = []
     for p in positions:

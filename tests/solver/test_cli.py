@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from boardlab.cli.main import main
 from boardlab.games.dodgem.rules import rules_for
-from boardlab.solver.api import expected_header, table_path
-from boardlab.solver.build import solve_in_memory
-from boardlab.solver.index import scheme_for
-from boardlab.solver.tablefile import write_table
+from boardlab.solver.api import open_table, table_path
+from boardlab.solver.engine import pack_path
+from boardlab.solver.tierfile import write_pack
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -64,6 +62,7 @@ def test_stats_json_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     )
     data = json.loads(out)
     assert status == 0
+    assert data["all"] == {"win": 1696, "loss": 1150, "draw": 0, "positions": 2846}  # as before
     assert data["reachable"] == {"win": 1123, "loss": 840, "draw": 0, "positions": 1963}
     assert data["start"]["value"] == "win" and data["start"]["remoteness"] == 19
     assert data["all"]["win"] + data["all"]["loss"] + data["all"]["draw"] == 2846
@@ -103,26 +102,37 @@ def test_verify_passes_and_catches_a_wrong_entry(
     )
     assert status == 0 and "no disagreement" in out
     rules = rules_for("classic", 3)
-    codes = solve_in_memory(rules)
-    start = scheme_for(rules).index(rules.start())
-    codes[start] = 2 + 2 * 17  # claim a faster win than there is
-    header = expected_header(rules)
-    header.update(positions=0, win=0, loss=0, draw=0, max_remoteness=0, size=3)
-    write_table(table_path(rules, tmp_path), codes, header)
+    status, _, _ = run(capsys, "solve", "--size", "3", "--tables", str(tmp_path))
+    tb = open_table(rules, tmp_path)
+    tier, index = tb.game.locate(rules.start())
+    name = tb.pack_of(tier)
+    pf = tb.pack(name)
+    tiers = []
+    for t in sorted(pf.tiers):
+        codes = pf.tier_codes(t)
+        if t == tier:
+            codes[index] = 2 + 2 * 17  # claim a faster win than there is
+        tiers.append((t, codes))
+    header = {k: v for k, v in pf.header.items() if k in ("ruleset", "pack", "level")}
+    tb.close()
+    write_pack(pack_path(tb.path, name), tiers, header)
     status, out, _ = run(capsys, "verify", "--size", "3", "--tables", str(tmp_path), "--json")
     data = json.loads(out)
     assert status == 1 and data["failures"] >= 1
-    assert any(d.startswith("B2/B2/1RR b") for d in data["disagreements"])
-    assert np.count_nonzero(codes) == 2846
+    assert any("B2/B2/1RR b" in d for d in data["disagreements"])
 
 
 def test_missing_5x5_and_corrupt_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "analyze", "--size", "5", "--tables", str(tmp_path))
     assert status == 2 and "boardlab solve --game dodgem --size 5" in err
     assert len(err.strip().splitlines()) == 1
-    bad = table_path(rules_for("classic", 5), tmp_path)
-    bad.write_bytes(b"BLTABLE\n" + b"\x00" * 10)
-    status, _, err = run(capsys, "probe", "--size", "5", "--tables", str(tmp_path))
-    assert status == 2 and str(bad) in err.replace("\n", "") and "--force" in err
-    status, _, err = run(capsys, "stats", "--size", "6", "--tables", str(tmp_path))
-    assert status == 2 and "3×3 to 5×5" in err
+    run(capsys, "solve", "--size", "3", "--tables", str(tmp_path))
+    rules = rules_for("classic", 3)
+    tb = open_table(rules, tmp_path)
+    bad = pack_path(tb.path, tb.pack_of(tb.game.locate(rules.start())[0]))
+    bad.write_bytes(b"BLTIER1\n" + b"\x00" * 10)
+    status, _, err = run(capsys, "analyze", "--size", "3", "--tables", str(tmp_path))
+    flat = err.replace("\n", "")
+    assert status == 2 and str(bad) in flat and "--force" in flat
+    status, _, err = run(capsys, "stats", "--size", "7", "--tables", str(tmp_path))
+    assert status == 2 and "3×3 to 6×6" in err

@@ -1,45 +1,72 @@
-"""Table files: round trip, damage detection, ruleset keys, resumable builds, the API."""
+"""Tier files and tables folders: round trip, damage, resume after a kill, Dask, the API."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from boardlab.core.errors import CorruptTableError, MissingTableError
+from boardlab.core.errors import CorruptTableError, MissingTableError, UnknownGameError
 from boardlab.core.outcome import Value
-from boardlab.games.dodgem.rules import DodgemRules, rules_for
+from boardlab.games.dodgem.rules import rules_for
+from boardlab.games.dodgem.tiers import DodgemTiers
 from boardlab.solver import analyse, default_tables_dir, ensure_table, open_table, solvable
 from boardlab.solver.api import build_table, decode, table_path
-from boardlab.solver.build import solve_in_memory, solve_to_workdir
-from boardlab.solver.index import scheme_for
+from boardlab.solver.engine import make_plan, pack_path, solve_in_memory
+from boardlab.solver.tierfile import PackFile, write_pack
 
 
-class Stop(Exception):
-    pass
+def folder_bytes(path: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()
+    }
 
 
-@pytest.fixture
-def built(small_tables_folder: Path) -> Path:
-    """The session's small tables: classic and misère 3×3, classic 4×4."""
-    return small_tables_folder
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("tables")
+    build_table(rules_for("classic", 3), d)
+    build_table(rules_for("piecepack", 4), d)
+    build_table(rules_for("classic", 4), d)
+    return d
 
 
-def test_round_trip_every_entry(built: Path) -> None:
-    for variant, size in (("classic", 3), ("misere", 3), ("classic", 4)):
-        rules = rules_for(variant, size)
-        want = solve_in_memory(rules)
-        tb = open_table(rules, built)
-        assert np.array_equal(tb.codes(), want)
-        sch = scheme_for(rules)
-        for i in np.flatnonzero(want)[::97]:
-            pos = sch.position(int(i))
+@pytest.mark.parametrize(("variant", "size"), [("classic", 3), ("piecepack", 4)])
+def test_round_trip_every_entry(built: Path, variant: str, size: int) -> None:
+    rules = rules_for(variant, size)
+    game = DodgemTiers(rules)
+    want = solve_in_memory(game)
+    tb = open_table(rules, built)
+    for tier, codes in want.items():
+        assert np.array_equal(tb.pack(tb.pack_of(tier)).tier_codes(tier), codes)
+        for i in np.flatnonzero(codes)[::37]:
+            pos = game.position(tier, int(i))
             assert pos is not None
-            assert tb.probe(pos) == decode(int(want[i]))
-        assert tb.header["ruleset"] == rules.ruleset_id()
-        assert tb.header["positions"] == int(np.count_nonzero(want))
-        tb.file.check()
+            assert tb.probe(pos) == decode(int(codes[i]))
+    # counts are over every position of the game: each stored entry weighs its orbit
+    weighed = sum(int(game.weighted_counts(t, c)[1:].sum()) for t, c in want.items())
+    assert tb.header["positions"] == weighed
+    assert weighed > sum(int(np.count_nonzero(c)) for c in want.values())
+    tb.check()
+
+
+@pytest.mark.parametrize("codec", ["zlib", "zstd"])
+def test_pack_file_round_trip(tmp_path: Path, codec: str) -> None:
+    rng = np.random.default_rng(3)
+    small = rng.integers(0, 200, 40000).astype(np.uint16)
+    wide = rng.integers(0, 600, 50000).astype(np.uint16)
+    path = tmp_path / "p.bltier"
+    write_pack(path, [(7, small), (9, wide), (11, np.zeros(0, np.uint16))], {"x": 1}, codec)
+    pf = PackFile(path, "rebuild")
+    assert np.array_equal(pf.tier_codes(7), small) and np.array_equal(pf.tier_codes(9), wide)
+    assert pf.code(9, 49999) == wide[49999] and len(pf.tier_codes(11)) == 0
+    assert pf.tiers[7][1] == 1 and pf.tiers[9][1] == 2
+    pf.check()
 
 
 def test_probe_and_analyse_start(built: Path) -> None:
@@ -49,98 +76,69 @@ def test_probe_and_analyse_start(built: Path) -> None:
     moves = analyse(rules, tb, rules.start())
     assert moves[0].value is Value.WIN and moves[0].remoteness == 19
     assert {str(m.move) for m in moves} == {str(m) for m in rules.legal_moves(rules.start())}
-    order = [(m.value, m.remoteness) for m in moves]
-    assert order == sorted(
-        order,
-        key=lambda vr: (
-            {Value.WIN: 0, Value.DRAW: 1, Value.LOSS: 2}[vr[0]],
-            (vr[1] or 0) * (1 if vr[0] is Value.WIN else -1),
-        ),
-    )
-    # each move's value is the flipped value of the child for its side to move
-    for m in moves:
-        v, r = tb.probe(rules.play(rules.start(), m.move))
-        assert m.value is v.flipped() and m.remoteness == r + 1  # type: ignore[operator]
-    assert tb.get(rules_for("classic", 4).start(), "nope") == "nope"
 
 
 def test_missing_and_unsupported(tmp_path: Path) -> None:
-    with pytest.raises(MissingTableError) as exc:
-        open_table(rules_for("classic", 3), tmp_path)
-    assert "boardlab solve" in str(exc.value)
-    assert solvable(rules_for("misere", 5))
-    assert not solvable(rules_for("classic", 6))
-    assert not solvable(rules_for("piecepack", 6))
-    assert solvable(DodgemRules(size=4, blocked="loses", goal="misere"))
+    with pytest.raises(MissingTableError, match="boardlab solve --game dodgem --size 5"):
+        open_table(rules_for("classic", 5), tmp_path)
+    assert solvable(rules_for("piecepack", 6)) and not solvable(rules_for("classic", 7))
+    with pytest.raises(UnknownGameError, match="3×3 to 6×6"):
+        open_table(rules_for("classic", 7), tmp_path)
 
 
-def test_table_is_keyed_by_ruleset(built: Path, tmp_path: Path) -> None:
-    classic = table_path(rules_for("classic", 3), built)
-    other = rules_for("misere", 3)
-    target = table_path(other, tmp_path)
-    target.write_bytes(classic.read_bytes())
-    with pytest.raises(CorruptTableError) as exc:
-        open_table(other, tmp_path)
-    assert str(target) in str(exc.value) and "--variant misere" in str(exc.value)
+def _copy(src: Path, dst: Path) -> None:
+    import shutil
+
+    shutil.copytree(src, dst)
 
 
-@pytest.mark.parametrize("cut", [0, 5, 40, -1, -100])
-def test_truncation_detected(built: Path, tmp_path: Path, cut: int) -> None:
+@pytest.mark.parametrize("cut", [1, 100, 5000])
+def test_truncated_pack_is_refused_with_the_rebuild_command(
+    built: Path, tmp_path: Path, cut: int
+) -> None:
     rules = rules_for("classic", 4)
-    data = table_path(rules, built).read_bytes()
-    target = table_path(rules, tmp_path)
-    target.write_bytes(data[:cut])
-    with pytest.raises(CorruptTableError) as exc:
-        open_table(rules, tmp_path)
-    assert str(target) in str(exc.value) and "boardlab solve" in str(exc.value)
+    _copy(table_path(rules, built), table_path(rules, tmp_path))
+    tb = open_table(rules, tmp_path)
+    tier, _ = tb.game.locate(rules.start())
+    path = pack_path(tb.path, tb.pack_of(tier))
+    data = path.read_bytes()
+    path.write_bytes(data[: max(0, len(data) - cut)])
+    with pytest.raises(CorruptTableError) as err:
+        tb.probe(rules.start())
+    text = str(err.value)
+    assert "\n" not in text and str(path) in text
+    assert "boardlab solve --game dodgem --size 4 --force" in text
 
 
-def test_corruption_detected(built: Path, tmp_path: Path) -> None:
+def test_corrupt_block_is_never_served(built: Path, tmp_path: Path) -> None:
     rules = rules_for("classic", 4)
-    data = bytearray(table_path(rules, built).read_bytes())
-    target = table_path(rules, tmp_path)
-    for where in (20, len(data) // 2, len(data) - 3):
-        bad = bytearray(data)
-        bad[where] ^= 0x41
-        target.write_bytes(bytes(bad))
-        with pytest.raises(CorruptTableError):
-            tb = open_table(rules, tmp_path)
-            tb.file.check()
-        with pytest.raises(CorruptTableError):  # and probing never returns damaged data
-            tb = open_table(rules, tmp_path)
-            tb.codes()
+    _copy(table_path(rules, built), table_path(rules, tmp_path))
+    tb = open_table(rules, tmp_path)
+    tier, _ = tb.game.locate(rules.start())
+    path = pack_path(tb.path, tb.pack_of(tier))
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0xFF  # inside the last block's payload
+    path.write_bytes(bytes(data))
+    pf = PackFile(path, "boardlab solve --size 4 --force")
+    with pytest.raises(CorruptTableError, match="checksum mismatch; rebuild it with: boardlab"):
+        for t in pf.tiers:
+            pf.tier_codes(t)
+    with pytest.raises(CorruptTableError, match="payload checksum"):
+        tb.check()
 
 
-def test_interrupted_build_resumes_to_identical_bytes(built: Path, tmp_path: Path) -> None:
+def test_a_damaged_pack_is_solved_again_and_only_it(built: Path, tmp_path: Path) -> None:
     rules = rules_for("classic", 4)
-    reference = table_path(rules, built).read_bytes()
-    work = tmp_path / "work" / rules.ruleset_id()
-    work.mkdir(parents=True)
-    reached: list[int] = []
-    for stop_at in (3, 200, 500):
-
-        def progress(done: int, total: int, positions: int, stop_at: int = stop_at) -> None:
-            reached.append(done)
-            if done >= stop_at:
-                raise Stop
-
-        with pytest.raises(Stop):
-            solve_to_workdir(rules, work, on_progress=progress)
-    parts = sorted((work / "parts").iterdir(), key=lambda p: p.stat().st_mtime_ns)
-    # a half-written part (as after kill -9) and a stray temp file are ignored
-    parts[-1].write_bytes(parts[-1].read_bytes()[:50])
-    (work / "parts" / "x.part.123.tmp").write_bytes(b"junk")
-    seen: list[int] = []
-    build_table(rules, tmp_path, on_slices=lambda d, t, p: seen.append(d))
-    assert reached[-1] - 64 <= seen[0] < reached[-1]
-    assert table_path(rules, tmp_path).read_bytes() == reference
-    assert not (tmp_path / "work").exists()
-
-
-def test_parallel_build_gives_identical_bytes(built: Path, tmp_path: Path) -> None:
-    rules = rules_for("classic", 4)
-    build_table(rules, tmp_path, jobs=2)
-    assert table_path(rules, tmp_path).read_bytes() == table_path(rules, built).read_bytes()
+    ref = table_path(rules, built)
+    _copy(ref, table_path(rules, tmp_path))
+    plan = make_plan(DodgemTiers(rules))
+    victim = pack_path(table_path(rules, tmp_path), plan.packs[5].name)
+    victim.write_bytes(victim.read_bytes()[:50])
+    others = {p.name: p.stat().st_mtime_ns for p in victim.parent.iterdir() if p != victim}
+    build_table(rules, tmp_path)
+    assert folder_bytes(table_path(rules, tmp_path)) == folder_bytes(ref)
+    after = {p.name: p.stat().st_mtime_ns for p in victim.parent.iterdir() if p != victim}
+    assert after == others
 
 
 def test_ensure_table_builds_and_reports(tmp_path: Path) -> None:
@@ -160,27 +158,40 @@ def test_default_tables_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     assert "boardlab" in str(default_tables_dir())
 
 
-def test_wide_scratch_gives_the_same_codes(tmp_path: Path) -> None:
-    rules = rules_for("misere", 4)
-    narrow = solve_to_workdir(rules, tmp_path / "narrow")
-    wide = solve_to_workdir(rules, tmp_path / "wide")
-    assert narrow.dtype == np.uint8 and wide.dtype == np.uint16
-    assert np.array_equal(np.asarray(narrow), np.asarray(wide))
-    assert np.array_equal(np.asarray(wide), solve_in_memory(rules))
-
-
-@pytest.mark.parametrize("delay", [0.3, 1.0, 1.6])
-def test_killed_solve_resumes_to_identical_bytes(built: Path, tmp_path: Path, delay: float) -> None:
-    import signal
-    import subprocess
-    import sys
-    import time
-
+@pytest.mark.parametrize("after", [1, 6])
+def test_killed_solve_resumes_to_identical_bytes(built: Path, tmp_path: Path, after: int) -> None:
     rules = rules_for("classic", 4)
     cmd = [sys.executable, "-m", "boardlab", "solve", "--size", "4", "--tables", str(tmp_path)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(delay)
-    proc.send_signal(signal.SIGKILL)
+    packs = table_path(rules, tmp_path) / "packs"
+    deadline = time.monotonic() + 300
+    while proc.poll() is None and time.monotonic() < deadline:
+        if packs.is_dir() and len(list(packs.glob("*.bltier"))) >= after:
+            break
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGKILL)  # in the middle: some packs written, not all
     proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    written = len(list(packs.glob("*.bltier")))
+    assert after <= written < len(make_plan(DodgemTiers(rules)).packs)
     subprocess.run(cmd, check=True, capture_output=True)
-    assert table_path(rules, tmp_path).read_bytes() == table_path(rules, built).read_bytes()
+    assert folder_bytes(table_path(rules, tmp_path)) == folder_bytes(table_path(rules, built))
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_gives_identical_bytes(built: Path, tmp_path: Path) -> None:
+    rules = rules_for("classic", 4)
+    cmd = [sys.executable, "-m", "boardlab", "solve", "--size", "4", "--workers", "2"]
+    out = subprocess.run([*cmd, "--tables", str(tmp_path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "dashboard" in out.stderr.lower()
+    assert folder_bytes(table_path(rules, tmp_path)) == folder_bytes(table_path(rules, built))
+
+
+def test_unreachable_scheduler_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    cmd = [sys.executable, "-m", "boardlab", "solve", "--size", "3", "--tables", str(tmp_path)]
+    out = subprocess.run(
+        [*cmd, "--scheduler", "tcp://127.0.0.1:8199"], capture_output=True, text=True
+    )
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1 and "scheduler" in out.stderr

@@ -24,7 +24,7 @@ from rich.text import Text
 from boardlab.ai.base import Limits, Player, RandomPlayer
 from boardlab.core.errors import IllegalMoveError, NotationError, UsageError
 from boardlab.core.outcome import Outcome, Reason
-from boardlab.core.registry import Colour, GameInfo, VariantInfo
+from boardlab.core.registry import Colour, GameInfo, Ref, VariantInfo
 from boardlab.core.rules import perft_by_rules
 
 LETTERS = "at"
@@ -198,4 +198,5 @@ GAME = GameInfo(
     level_count=2,
     perft=perft,
     render=render,
+    solver_adapter=Ref("tests.toygame.tiers:tiers_for"),
 )

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -32,7 +29,6 @@ __all__ = [
     "one_line",
     "print_json",
     "rules_from_args",
-    "solve_progress",
     "table_store",
 ]
 
@@ -101,48 +97,6 @@ def table_store(args: argparse.Namespace) -> Any:
 def rules_from_args(args: argparse.Namespace) -> AnyRules:
     """The rules named by --game, --variant and --size; raises BoardLabError."""
     return make_rules(args.game, args.variant, args.size)
-
-
-@contextmanager
-def solve_progress(title: str) -> Iterator[tuple[Callable[[int, int, int], None], Any]]:
-    """A progress bar on stderr for a table build: yields (on_slices, on_blocks) callbacks
-    for `boardlab.solver.api.run_build`."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=False,
-    ) as bar:
-        task = bar.add_task(title, total=None, rate="")
-        state: dict[str, float] = {}
-
-        def slices(done: int, total: int, positions: int) -> None:
-            now = time.monotonic()
-            if "t0" not in state:
-                state["t0"], state["p0"] = now, positions
-            dt = now - state["t0"]
-            rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
-            bar.update(task, completed=done, total=total, rate=f"{rate / 1e6:.2f} M pos/s")
-
-        wtask = bar.add_task("writing table", total=None, rate="", visible=False)
-
-        def blocks(done: int, total: int) -> None:
-            bar.update(wtask, completed=done, total=total, visible=True)
-
-        yield slices, blocks
 
 
 def fail(message: str) -> NoReturn:

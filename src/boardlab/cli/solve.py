@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from boardlab.cli.common import (
@@ -13,10 +16,11 @@ from boardlab.cli.common import (
     console,
     err_console,
     rules_from_args,
-    solve_progress,
     table_store,
 )
 from boardlab.core.errors import CorruptTableError, MissingTableError
+
+LevelProgress = Callable[[int, int, int, int, int], None]
 
 
 def add_table_args(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +42,7 @@ def table_rules(args: argparse.Namespace) -> Any:
 
 def table_for(args: argparse.Namespace, rules: Any) -> Any:
     """Open the table, building it with a progress bar if it is missing and small."""
-    from boardlab.solver.api import run_build
+    from boardlab.solver.api import ruleset_id, run_build
 
     store = table_store(args)
     try:
@@ -46,9 +50,9 @@ def table_for(args: argparse.Namespace, rules: Any) -> Any:
     except MissingTableError:
         if not store.builds_automatically(rules):
             raise
-    err_console.print(f"building the {rules.ruleset_id()} tablebase first")
-    with solve_progress(f"solving {rules.ruleset_id()}") as (slices, blocks):
-        run_build(rules, store.folder, 1, on_slices=slices, on_blocks=blocks)
+    err_console.print(f"building the {ruleset_id(rules)} tablebase first")
+    with tier_progress(f"solving {ruleset_id(rules)}") as (levels, _dashboard):
+        run_build(rules, store.folder, 1, on_levels=levels)
     return store.open(rules)
 
 
@@ -61,42 +65,184 @@ def register(sub: Any) -> None:
         "its tablebase. An interrupted solve continues where it stopped.",
     )
     add_table_args(p)
-    p.add_argument("--force", action="store_true", help="rebuild even if a valid table exists")
+    p.add_argument("--force", action="store_true", help="rebuild even if valid tables exist")
     p.add_argument(
+        "--workers",
         "--jobs",
+        dest="jobs",
         type=int,
         default=None,
-        help="worker processes (default: 1 below 5×5, else the number of cores, at most 2)",
+        help="Dask worker processes of a local cluster (default: 1 up to 5×5, else the number "
+        "of cores); 1 solves in this process",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="use the Dask cluster at this address (tcp://HOST:PORT); its workers must see "
+        "the tables folder",
+    )
+    p.add_argument(
+        "--memory",
+        type=float,
+        default=12.0,
+        metavar="GIB",
+        help="memory budget in GiB for the tiers being solved and cached (default 12)",
+    )
+    p.add_argument("--codec", choices=("zstd", "zlib"), default="zstd", help="block compression")
+    p.add_argument(
+        "--estimate",
+        action="store_true",
+        help="solve a sample of tiers and predict time, memory and disk; solve nothing",
+    )
+    p.add_argument(
+        "--cores",
+        type=int,
+        default=None,
+        help="with --estimate: also predict for this many cores (default 16)",
     )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the table unless a valid one exists; print where it is and what it holds."""
-    from boardlab.solver.api import default_jobs, open_table, run_build, table_path
+    """Build the tables unless valid ones exist; print where they are and what they hold."""
+    from boardlab.solver.api import (
+        default_jobs,
+        open_table,
+        require_game,
+        ruleset_id,
+        run_build,
+        table_path,
+    )
 
     rules = table_rules(args)
+    if args.memory <= 0:
+        raise UsageError("--memory must be positive")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--workers must be at least 1")
+    budget = int(args.memory * (1 << 30))
+    if args.estimate:
+        from boardlab.solver.estimate import estimate, print_estimate
+
+        est = estimate(require_game(rules), budget=budget)
+        print_estimate(est, ruleset_id(rules), args.cores or 16, console)
+        return 0
     path = table_path(rules, args.tables)
-    if not args.force and path.exists():
+    if not args.force:
         try:
             tb = open_table(rules, args.tables)
-            tb.file.check()
+            tb.check()
             console.print(f"{path} is up to date (use --force to rebuild)")
             _summary(tb.header)
             return 0
+        except MissingTableError:
+            pass
         except CorruptTableError as exc:
             err_console.print(f"rebuilding: {exc}")
-    jobs = args.jobs if args.jobs is not None else default_jobs(rules)
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    elif path.exists():
+        import shutil
+
+        shutil.rmtree(path)
+    if args.scheduler is not None:
+        from boardlab.solver.cluster import check_scheduler
+
+        check_scheduler(args.scheduler)  # before any progress bar: a one-line error
+    jobs = args.jobs
+    if jobs is None:
+        jobs = 1 if args.scheduler is not None else default_jobs(rules)
     t0 = time.perf_counter()
-    with solve_progress(f"solving {rules.ruleset_id()}") as (slices, blocks):
-        run_build(rules, args.tables, jobs, on_slices=slices, on_blocks=blocks)
+    with tier_progress(f"solving {ruleset_id(rules)}") as (levels, dashboard):
+        run_build(
+            rules,
+            args.tables,
+            jobs,
+            scheduler=args.scheduler,
+            budget=budget,
+            codec=args.codec,
+            on_levels=levels,
+            on_dashboard=dashboard,
+        )
     seconds = time.perf_counter() - t0
     tb = open_table(rules, args.tables)
-    console.print(f"wrote {path} ({path.stat().st_size:,} bytes) in {seconds:.1f} s")
+    console.print(f"wrote {path} ({tb.header['bytes']:,} bytes) in {seconds:.1f} s")
     _summary(tb.header)
     return 0
+
+
+LOG_EVERY = 60.0
+
+
+@contextmanager
+def tier_progress(title: str) -> Iterator[tuple[LevelProgress, Callable[[str], None]]]:
+    """Progress of a tier solve on stderr: rich bars (overall and per level, positions per
+    second, time left) on a terminal, else a plain line per level and a minute. Yields the
+    (on_levels, on_dashboard) callbacks of `boardlab.solver.api.run_build`."""
+
+    def dashboard(link: str) -> None:
+        err_console.print(f"Dask dashboard: {link}", soft_wrap=True, highlight=False)
+
+    if not err_console.is_terminal:
+        state: dict[str, float] = {}
+
+        def line(level: int, done: int, packs: int, positions: int, total: int) -> None:
+            now = time.monotonic()
+            if "t0" not in state:
+                state.update(t0=now, p0=positions, last=0.0, level=-1.0)
+            if now - state["last"] < LOG_EVERY and level == state["level"] and done < packs:
+                return
+            state["last"], state["level"] = now, level
+            dt = now - state["t0"]
+            rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
+            left = f"about {(total - positions) / rate / 3600:.1f} h left" if rate > 0 else ""
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+            print(
+                f"{stamp} level {level}: {done}/{packs} packs; {positions:,}/{total:,} positions "
+                f"({100 * positions / max(1, total):.2f}%); {rate / 1e6:.2f} M pos/s; {left}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        yield line, dashboard
+        return
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=False,
+    ) as bar:
+        overall = bar.add_task(title, total=None, info="")
+        level_task = bar.add_task("level", total=None, info="")
+        rates: dict[str, float] = {}
+
+        def update(level: int, done: int, packs: int, positions: int, total: int) -> None:
+            now = time.monotonic()
+            if "t0" not in rates:
+                rates["t0"], rates["p0"] = now, positions
+            dt = now - rates["t0"]
+            rate = (positions - rates["p0"]) / dt if dt > 0 else 0.0
+            bar.update(overall, completed=positions, total=total, info=f"{rate / 1e6:.2f} M pos/s")
+            bar.update(
+                level_task,
+                description=f"level {level}",
+                completed=done,
+                total=packs,
+                info=f"{done}/{packs} packs",
+            )
+
+        yield update, dashboard
 
 
 def _summary(h: dict[str, Any]) -> None:

@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     grid = Table(title=f"{rules.ruleset_id()} (value for the side to move)")
     for col in ("", "positions", "win", "loss", "draw"):
         grid.add_column(col, justify="right")
-    for name, d in (("all", st.all), ("reachable", st.reachable)):
+    rows = [("all", st.all)] + ([("reachable", st.reachable)] if st.reachable else [])
+    for name, d in rows:
         grid.add_row(
             name, f"{d['positions']:,}", f"{d['win']:,}", f"{d['loss']:,}", f"{d['draw']:,}"
         )
@@ -76,15 +77,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def plot(hist: dict[str, list[int]], reach: dict[str, list[int]], path: Path, title: str) -> None:
+def plot(
+    hist: dict[str, list[int]], reach: dict[str, list[int]] | None, path: Path, title: str
+) -> None:
     """Draw win and loss counts per remoteness, all positions and reachable ones."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharex=True)
-    for ax, data, name in ((axes[0], hist, "all positions"), (axes[1], reach, "reachable")):
+    panels = [(hist, "all positions")] + ([(reach, "reachable")] if reach else [])
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4), squeeze=False)
+    for ax, (data, name) in zip(axes[0], panels, strict=True):
         xs = list(range(len(data["win"])))
         ax.bar([x - 0.2 for x in xs], data["win"], width=0.4, label="win")
         ax.bar([x + 0.2 for x in xs], data["loss"], width=0.4, label="loss")
@@ -92,7 +96,7 @@ def plot(hist: dict[str, list[int]], reach: dict[str, list[int]], path: Path, ti
         ax.set_xlabel("remoteness (plies)")
         ax.set_yscale("log")
         ax.legend()
-    axes[0].set_ylabel("positions")
+    axes[0][0].set_ylabel("positions")
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path)

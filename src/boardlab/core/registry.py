@@ -28,6 +28,7 @@ from typing import Any
 
 from boardlab.core.errors import BoardLabError, UnknownGameError, UsageError
 from boardlab.core.rules import Rules
+from boardlab.core.tiers import TierGame
 
 AnyRules = Rules[Any, Any]
 ENTRY_POINT_GROUP = "boardlab.games"
@@ -179,7 +180,8 @@ class GameInfo:
     notation_help: Callable[..., str] | None = field(default=None, repr=False)
     setup: SetupStage | None = field(default=None, repr=False)
     forced: Callable[..., Any] | None = field(default=None, repr=False)
-    solver_adapter: Callable[[AnyRules], Any] | None = field(default=None, repr=False)
+    # the tier adapter of a ruleset for the solver (None: the solver cannot solve it)
+    solver_adapter: Callable[[AnyRules], TierGame | None] | None = field(default=None, repr=False)
     board_facts: Callable[..., Mapping[str, Any]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:

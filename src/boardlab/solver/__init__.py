@@ -1,4 +1,6 @@
-"""Strong solution of Dodgem: retrograde analysis into complete tablebases (sizes 3 to 5)."""
+"""Strong solutions by retrograde analysis: a game-agnostic tier solver, out of core, on Dask.
+
+A game declares its tiers (`boardlab.core.tiers`); the solver imports no game."""
 
 from boardlab.solver.api import (
     MoveEval,

@@ -1,32 +1,34 @@
-"""The public solver API: where tables live, opening and building them, probing, analysis."""
+"""The public solver API: where tables live, building and opening them, probing, analysis.
+
+The solver knows a game only through its tier adapter (`GameInfo.solver_adapter`, see
+`boardlab.core.tiers`). A ruleset's tables are the folder `<tables>/<ruleset id>/`.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
-
-from boardlab.core.errors import (
-    BoardLabError,
-    CorruptTableError,
-    MissingTableError,
-    NotationError,
-)
+from boardlab.core.errors import CorruptTableError, MissingTableError, UnknownGameError
 from boardlab.core.outcome import Value
-from boardlab.games.dodgem.notation import DodgemMove, DodgemPosition
-from boardlab.games.dodgem.rules import DodgemRules
-from boardlab.solver.build import CodeOverflow, check_supported, count_codes, solve_to_workdir
-from boardlab.solver.index import IndexScheme, geometry_rules, scheme_for
-from boardlab.solver.tablefile import TableFile, write_table
+from boardlab.core.tiers import TierGame
+from boardlab.solver.engine import (
+    DEFAULT_BUDGET,
+    make_plan,
+    pack_path,
+    read_manifest,
+    solve_game,
+)
+from boardlab.solver.tierfile import DEFAULT_CODEC, PackFile
 
 T = TypeVar("T")
 ENV_VAR = "BOARDLAB_TABLES"
+OPEN_FILES = 64
 
 
 def default_tables_dir() -> Path:
@@ -39,30 +41,62 @@ def default_tables_dir() -> Path:
     return Path(platformdirs.user_data_dir("boardlab")) / "tables"
 
 
-def solvable(rules: DodgemRules) -> bool:
-    """True when the solver can build a complete table for these rules."""
-    if not isinstance(rules, DodgemRules):
-        return False
+def tier_game(rules: Any) -> TierGame | None:
+    """The tier adapter of a ruleset, or None when its game declares none for it."""
+    from boardlab.core.registry import get_game
+
     try:
-        check_supported(rules)
-    except BoardLabError:
-        return False
-    return True
+        info = get_game(str(getattr(rules, "game", "")))
+    except UnknownGameError:
+        return None
+    adapter: Callable[[Any], TierGame | None] | None = getattr(info, "solver_adapter", None)
+    return adapter(rules) if adapter is not None else None
 
 
-def table_path(rules: DodgemRules, tables: Path | None = None) -> Path:
-    """File name of the table of a ruleset."""
-    return (tables or default_tables_dir()) / f"{rules.ruleset_id()}.bltb"
+def _is_tier_game(obj: Any) -> bool:
+    return hasattr(obj, "tier_context") and hasattr(obj, "ruleset_id")
 
 
-def rebuild_command(rules: DodgemRules) -> str:
-    """The command line that (re)builds the table of a ruleset."""
-    variant = rules.variant
-    parts = ["boardlab solve --game dodgem"]
-    if variant not in ("classic", "custom"):
-        parts.append(f"--variant {variant}")
-    parts.append(f"--size {rules.size} --force")
-    return " ".join(parts)
+def require_game(rules: Any) -> TierGame:
+    """The tier adapter of a ruleset (or the adapter itself, as `TableStore` hands it over);
+    UnknownGameError when the solver cannot solve it."""
+    if _is_tier_game(rules):
+        made: TierGame = rules
+        return made
+    game = tier_game(rules)
+    if game is None:
+        rid = rules.ruleset_id() if hasattr(rules, "ruleset_id") else rules_text(rules)
+        raise UnknownGameError(
+            f"no tablebase for {rid}: the solver covers Dodgem (classic, blocked-loses, misere, "
+            "piecepack) on 3×3 to 6×6 boards"
+        )
+    return game
+
+
+def rules_text(rules: Any) -> str:
+    """A short name of rules without a ruleset id: game, variant and size."""
+    parts = (getattr(rules, name, "") for name in ("game", "variant", "size"))
+    return " ".join(str(p) for p in parts if p != "")
+
+
+def solvable(rules: Any) -> bool:
+    """True when the solver can build complete tables for these rules (or tier adapter)."""
+    return _is_tier_game(rules) or tier_game(rules) is not None
+
+
+def ruleset_id(rules: Any) -> str:
+    """The ruleset id of rules or of a tier adapter."""
+    return str(require_game(rules).ruleset_id)
+
+
+def table_path(rules: Any, tables: Path | None = None) -> Path:
+    """The tables folder of a ruleset."""
+    return (tables or default_tables_dir()) / ruleset_id(rules)
+
+
+def rebuild_command(rules: Any) -> str:
+    """The command line that (re)builds the tables of a ruleset."""
+    return str(require_game(rules).rebuild_command)
 
 
 def decode(code: int) -> tuple[Value, int | None]:
@@ -78,147 +112,146 @@ def decode(code: int) -> tuple[Value, int | None]:
 class MoveEval:
     """A legal move, its value for the player making it, and plies to the end (None: draw)."""
 
-    move: DodgemMove
+    move: Any
     value: Value
     remoteness: int | None
 
 
 class Tablebase:
-    """A complete, opened table of one ruleset: value and remoteness of every position."""
+    """The complete tables of one ruleset: value and remoteness of every position."""
 
-    def __init__(self, rules: DodgemRules, path: Path) -> None:
-        self.rules = rules
+    def __init__(self, rules: Any, path: Path) -> None:
+        self.rules = getattr(rules, "rules", rules) if _is_tier_game(rules) else rules
         self.path = path
-        self.file = TableFile(path, rebuild_command(rules))
-        h = self.file.header
-        want = expected_header(rules)
-        for k, v in want.items():
-            if h.get(k) != v:
-                self.file.close()
-                raise CorruptTableError(
-                    f"{path}: made for {k}={h.get(k)!r}, not {v!r}; rebuild it with: "
-                    f"{rebuild_command(rules)}"
-                )
-        self.scheme: IndexScheme = scheme_for(geometry_rules(rules))
-        if self.file.entries != self.scheme.total:
-            self.file.close()
+        self.game = require_game(rules)
+        hint = self.game.rebuild_command
+        manifest = read_manifest(path)
+        if manifest is None or not manifest.get("complete"):
+            raise CorruptTableError(f"{path}: the tables are not complete; build them with: {hint}")
+        if manifest.get("spec") != self.game.spec():
             raise CorruptTableError(
-                f"{path}: {self.file.entries} entries, expected {self.scheme.total}; rebuild it "
-                f"with: {rebuild_command(rules)}"
+                f"{path}: made for other rules ({manifest.get('ruleset')}); rebuild them with: "
+                f"{hint} --force"
             )
+        self.manifest = manifest
+        self._pack_of: dict[int, str] = {
+            int(t): name for name, tiers in manifest["pack_tiers"].items() for t in tiers
+        }
+        self._files: OrderedDict[str, PackFile] = OrderedDict()
+        self._lock = threading.Lock()
 
     @property
     def header(self) -> dict[str, Any]:
-        """The file header (ruleset, counts, checksums...)."""
-        return self.file.header
+        """Totals and identity of the tables (the manifest)."""
+        return self.manifest
 
-    def index(self, position: DodgemPosition) -> int:
-        """Position index; NotationError (a ValueError) for a position of another board."""
-        if position.size != self.rules.size or position.letters != self.rules.letters:
-            raise NotationError(
-                f"{position} is not a position of {self.rules.size}×{self.rules.size} "
-                f"{self.rules.geometry} Dodgem"
-            )
+    def pack(self, name: str) -> PackFile:
+        """An open pack file (a few are kept open)."""
+        with self._lock:
+            pf = self._files.get(name)
+            if pf is not None:
+                self._files.move_to_end(name)
+                return pf
+            pf = PackFile(pack_path(self.path, name), self.game.rebuild_command + " --force")
+            self._files[name] = pf
+            if len(self._files) > OPEN_FILES:
+                self._files.popitem(last=False)[1].close()
+            return pf
+
+    def pack_of(self, tier: int) -> str:
+        """Name of the pack holding a tier."""
+        return str(self._pack_of[tier])
+
+    def code(self, tier: int, index: int) -> int:
+        """Stored code of a canonical (tier, index)."""
         try:
-            return self.scheme.index(position)
+            name = self._pack_of[tier]
         except KeyError:
-            raise NotationError(f"{position} has too many cars for this board") from None
+            raise CorruptTableError(
+                f"{self.path}: no pack holds tier {tier}; rebuild them with: "
+                f"{self.game.rebuild_command} --force"
+            ) from None
+        return self.pack(name).code(tier, index)
 
-    def probe(self, position: DodgemPosition) -> tuple[Value, int | None]:
+    def probe(self, position: Any) -> tuple[Value, int | None]:
         """Value for the side to move and remoteness (None for a draw)."""
-        code = self.file.code(self.index(position))
+        tier, index = self.game.locate(position)
+        code = self.code(tier, index)
         if code == 0:
             raise CorruptTableError(
-                f"{self.path}: no entry for {position}; rebuild it with: "
-                f"{rebuild_command(self.rules)}"
+                f"{self.path}: no entry for {position}; rebuild them with: "
+                f"{self.game.rebuild_command} --force"
             )
         return decode(code)
 
-    def get(
-        self, position: DodgemPosition, default: T | None = None
-    ) -> tuple[Value, int | None] | T | None:
+    def get(self, position: Any, default: T | None = None) -> tuple[Value, int | None] | T | None:
         """Like probe, but `default` for a position the table cannot hold (damage still raises)."""
+        from boardlab.core.errors import NotationError
+
         try:
             return self.probe(position)
         except NotationError:
             return default
 
-    def codes(self) -> np.ndarray[Any, np.dtype[np.uint16]]:
-        """The whole code array (decompressed; 5×5 needs about 1 GB)."""
-        return self.file.codes(0, self.file.entries)
+    def check(self, on_pack: Callable[[int, int], None] | None = None) -> None:
+        """Verify every pack's checksums (every byte); raises CorruptTableError."""
+        names = sorted(self.manifest["pack_tiers"])
+        for i, name in enumerate(names):
+            pf = PackFile(pack_path(self.path, name), self.game.rebuild_command + " --force")
+            try:
+                pf.check()
+            finally:
+                pf.close()
+            if on_pack:
+                on_pack(i + 1, len(names))
 
     def close(self) -> None:
-        """Release the file."""
-        self.file.close()
+        """Release the files."""
+        with self._lock:
+            for pf in self._files.values():
+                pf.close()
+            self._files.clear()
 
 
-def expected_header(rules: DodgemRules) -> dict[str, Any]:
-    """Header fields that must match for a table to be used with `rules`."""
-    return {
-        "game": "dodgem",
-        "ruleset": rules.ruleset_id(),
-        "options": dict(rules.options()),
-    }
-
-
-def open_table(rules: DodgemRules, tables: Path | None = None) -> Tablebase:
-    """Open a built table; MissingTableError if absent, CorruptTableError if unusable."""
-    check_supported(rules)
+def open_table(rules: Any, tables: Path | None = None) -> Tablebase:
+    """Open built tables; MissingTableError if absent, CorruptTableError if unusable."""
+    game = require_game(rules)
     path = table_path(rules, tables)
-    if not path.exists():
+    manifest = read_manifest(path)
+    if manifest is None or not manifest.get("complete"):
         raise MissingTableError(
-            f"no tablebase for {rules.ruleset_id()} in {path.parent}; build it with: "
-            f"{rebuild_command(rules).removesuffix(' --force')}"
+            f"no tablebase for {ruleset_id(rules)} in {path.parent}; build it with: "
+            f"{game.rebuild_command}"
         )
     return Tablebase(rules, path)
 
 
 def build_table(
-    rules: DodgemRules,
+    rules: Any,
     tables: Path | None = None,
-    jobs: int = 1,
-    on_slices: Callable[[int, int, int], None] | None = None,
-    on_blocks: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    codec: str = DEFAULT_CODEC,
+    on_progress: Callable[[int, int, int, int, int], None] | None = None,
+    on_dashboard: Callable[[str], None] | None = None,
 ) -> Path:
-    """Solve (resuming any work dir) and write the table file; returns its path."""
-    check_supported(rules)
+    """Solve whatever is not yet solved and complete the manifest; returns the folder."""
+    game = require_game(rules)
     path = table_path(rules, tables)
-    work = path.parent / "work" / rules.ruleset_id()
-    work.mkdir(parents=True, exist_ok=True)
-    try:
-        table = solve_to_workdir(rules, work, jobs=jobs, on_progress=on_slices)
-    except CodeOverflow:
-        table = solve_to_workdir(rules, work / "wide", jobs=jobs, on_progress=on_slices)
-    codes = table.view(np.ndarray)
-    counts = count_codes(codes)
-    wins = int(counts[2::2].sum())
-    losses = int(counts[3::2].sum())
-    header = expected_header(rules)
-    header.update(
-        positions=int(wins + losses + counts[1]),
-        win=wins,
-        loss=losses,
-        draw=int(counts[1]),
-        max_remoteness=int((len(counts) - 3) // 2),
-        size=rules.size,
-    )
-    write_table(path, codes, header, on_block=on_blocks)
-    del codes, table
-    shutil.rmtree(work, ignore_errors=True)
-    with contextlib.suppress(OSError):
-        (path.parent / "work").rmdir()
+    solve_game(game, path, workers, scheduler, budget, codec, on_progress, on_dashboard)
     return path
 
 
 def ensure_table(
-    rules: DodgemRules,
+    rules: Any,
     tables: Path | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     jobs: int | None = None,
     on_blocks: Callable[[int, int], None] | None = None,
 ) -> Tablebase:
-    """Open the table, building it first if missing (`on_progress(done, total)` per slice,
-    `on_blocks(done, total)` per block of the file written)."""
+    """Open the tables, building them first if missing (`on_progress(positions done, all)`;
+    `on_blocks(1, 1)` once every pack file is on disk: they are written as tiers are solved)."""
     try:
         return open_table(rules, tables)
     except MissingTableError:
@@ -228,33 +261,56 @@ def ensure_table(
     return open_table(rules, tables)
 
 
-def default_jobs(rules: DodgemRules) -> int:
-    """Worker processes for a build: 1 below 5×5, else the cores, at most 2."""
-    return 1 if rules.size < 5 else min(2, os.cpu_count() or 1)
+def default_jobs(rules: Any) -> int:
+    """Workers for a build: 1 (this process) up to 5×5, else the number of cores."""
+    size = int(getattr(getattr(rules, "rules", rules), "size", 0))
+    return 1 if size <= 5 else (os.cpu_count() or 1)
+
+
+LevelProgress = Callable[[int, int, int, int, int], None]
+"""(level, packs done in it, its packs, positions done, all positions)"""
 
 
 def run_build(
-    rules: DodgemRules,
+    rules: Any,
     tables: Path | None,
     jobs: int,
     on_progress: Callable[[int, int], None] | None = None,
-    on_slices: Callable[[int, int, int], None] | None = None,
+    scheduler: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    codec: str = DEFAULT_CODEC,
+    on_levels: LevelProgress | None = None,
+    on_dashboard: Callable[[str], None] | None = None,
     on_blocks: Callable[[int, int], None] | None = None,
 ) -> Path:
-    """Build a table, reporting solved slices as `on_progress(done, total)` and as
-    `on_slices(done, total, positions)`, and written blocks as `on_blocks(done, total)`.
-    Drawing progress is the caller's business (the CLI's bars, the web app's poll)."""
+    """Build the tables, reporting `on_progress(positions done, all)` and per level
+    `on_levels(...)`; drawing progress is the caller's business (the CLI's bars, the web
+    app's poll)."""
 
-    def slices(done: int, total: int, positions: int) -> None:
+    def levels(level: int, done: int, packs: int, positions: int, total: int) -> None:
         if on_progress is not None:
-            on_progress(done, total)
-        if on_slices is not None:
-            on_slices(done, total, positions)
+            on_progress(positions, total)
+        if on_levels is not None:
+            on_levels(level, done, packs, positions, total)
 
-    return build_table(rules, tables, jobs, on_slices=slices, on_blocks=on_blocks)
+    path = build_table(rules, tables, jobs, scheduler, budget, codec, levels, on_dashboard)
+    if on_blocks is not None:
+        on_blocks(1, 1)  # every pack file is written (as its tiers were solved)
+    return path
 
 
-def analyse(rules: DodgemRules, table: Tablebase, position: DodgemPosition) -> list[MoveEval]:
+def plan_summary(rules: Any) -> dict[str, int]:
+    """Levels, tiers, packs and indexed positions of a ruleset's plan."""
+    plan = make_plan(require_game(rules))
+    return {
+        "levels": len(plan.levels),
+        "tiers": len(plan.pack_of),
+        "packs": len(plan.packs),
+        "positions": plan.positions,
+    }
+
+
+def analyse(rules: Any, table: Tablebase, position: Any) -> list[MoveEval]:
     """Every legal move with its value for the mover, best first (fastest win ... slowest loss)."""
     out = []
     for move in rules.legal_moves(position):

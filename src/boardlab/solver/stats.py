@@ -1,165 +1,38 @@
-"""Statistics of a table: results over all positions and over those reachable from the start."""
+"""Statistics of built tables: counts over all positions (from the manifest) and over the
+positions reachable from the start (a walk over the tiers, children last, bounded memory).
+
+Reachability walks the game without symmetry (`full_game()`): a tier's reached marks are
+complete once every tier with a move into it is done, which the level order guarantees, so
+each tier is walked once, then its marks are counted against its codes (unfolded from the
+stored canonical tier) and dropped.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from boardlab.core.outcome import Value
-from boardlab.games.dodgem.rules import DodgemRules
 from boardlab.solver.api import Tablebase
-from boardlab.solver.index import IndexScheme, geometry_rules, scheme_for
-
-
-@nb.njit(cache=True)
-def _reach(  # type: ignore[no-untyped-def]
-    reach,
-    order,
-    start,
-    num_keys,
-    key_size,
-    key_offset,
-    slice_offset,
-    key_of,
-    blue_mask,
-    red_mask,
-    b_dest,
-    b_child,
-    b_kind,
-    r_dest,
-    r_child,
-    r_kind,
-):
-    """Mark every position reachable from `start`; slices are visited in `order` (by level)."""
-    reach[start] = 1
-    stack = np.empty(1 << 20, np.int64)
-    for t in range(order.shape[0]):
-        sl = order[t]
-        bk = sl // num_keys
-        rk = sl - bk * num_keys
-        bs = key_size[bk]
-        rs = key_size[rk]
-        half = bs * rs
-        base = slice_offset[sl]
-        top = 0
-        for p in range(2 * half):
-            if reach[base + p]:
-                if top >= stack.shape[0]:
-                    stack = np.concatenate((stack, np.empty(stack.shape[0], np.int64)))
-                stack[top] = p
-                top += 1
-        while top > 0:
-            top -= 1
-            p = stack[top]
-            side = p // half
-            rest = p - side * half
-            ib = rest // rs
-            ir = rest - ib * rs
-            gb = key_offset[bk] + ib
-            gr = key_offset[rk] + ir
-            mb = blue_mask[gb]
-            mr = red_mask[gr]
-            if mb == 0 or mr == 0:
-                continue  # cleared: the game is over
-            if side == 0:
-                for j in range(b_kind.shape[1]):
-                    kind = b_kind[gb, j]
-                    if kind < 0:
-                        break
-                    d = b_dest[gb, j]
-                    if d >= 0 and (mr >> d) & 1:
-                        continue
-                    g2 = b_child[gb, j]
-                    k2 = key_of[g2]
-                    s2 = key_size[k2]
-                    q = slice_offset[k2 * num_keys + rk] + s2 * rs + (g2 - key_offset[k2]) * rs + ir
-                    if reach[q] == 0:
-                        reach[q] = 1
-                        if kind == 0:
-                            if top >= stack.shape[0]:
-                                stack = np.concatenate((stack, np.empty(stack.shape[0], np.int64)))
-                            stack[top] = q - base
-                            top += 1
-            else:
-                for j in range(r_kind.shape[1]):
-                    kind = r_kind[gr, j]
-                    if kind < 0:
-                        break
-                    d = r_dest[gr, j]
-                    if d >= 0 and (mb >> d) & 1:
-                        continue
-                    g2 = r_child[gr, j]
-                    k2 = key_of[g2]
-                    s2 = key_size[k2]
-                    q = slice_offset[bk * num_keys + k2] + ib * s2 + (g2 - key_offset[k2])
-                    if reach[q] == 0:
-                        reach[q] = 1
-                        if kind == 0:
-                            if top >= stack.shape[0]:
-                                stack = np.concatenate((stack, np.empty(stack.shape[0], np.int64)))
-                            stack[top] = q - base
-                            top += 1
-    return 0
-
-
-@nb.njit(cache=True)
-def _histograms(codes, reach, maxcode):  # type: ignore[no-untyped-def]
-    """Count of every code over all entries and over reachable entries."""
-    all_counts = np.zeros(maxcode + 1, np.int64)
-    reach_counts = np.zeros(maxcode + 1, np.int64)
-    for i in range(codes.shape[0]):
-        c = codes[i]
-        all_counts[c] += 1
-        if reach[i]:
-            reach_counts[c] += 1
-    return all_counts, reach_counts
-
-
-def reachable_mask(rules: DodgemRules, scheme: IndexScheme) -> npt.NDArray[np.uint8]:
-    """1 for every index reachable from the start (the game stops at finished positions)."""
-    k = scheme.num_keys
-    slices = [(scheme.level(bk, rk), bk * k + rk) for bk in range(k) for rk in range(k)]
-    order = np.array([s for _, s in sorted(slices)], dtype=np.int64)
-    reach = np.zeros(scheme.total, dtype=np.uint8)
-    b, r = scheme.blue_moves, scheme.red_moves
-    _reach(
-        reach,
-        order,
-        scheme.index(rules.start()),
-        k,
-        scheme.key_size,
-        scheme.key_offset,
-        scheme.slice_offset,
-        scheme.key_of,
-        scheme.blue_mask,
-        scheme.red_mask,
-        b.dest,
-        b.child,
-        b.kind,
-        r.dest,
-        r.child,
-        r.kind,
-    )
-    return reach
+from boardlab.solver.engine import tier_levels
 
 
 @dataclass
 class TableStats:
-    """Counts of wins, losses and draws (side to move) and remoteness histograms."""
+    """Counts over all and reachable positions, the start's value, longest result, histograms."""
 
     all: dict[str, int]
-    reachable: dict[str, int]
     start: dict[str, Any]
     max_remoteness: int
-    histogram: dict[str, list[int]] = field(default_factory=dict)  # remoteness -> count
-    reachable_histogram: dict[str, list[int]] = field(default_factory=dict)
+    histogram: dict[str, list[int]]  # win / loss counts by remoteness
+    reachable: dict[str, int] | None = None
+    reachable_histogram: dict[str, list[int]] | None = None
 
     def as_json(self) -> dict[str, Any]:
-        """Plain data for --json."""
+        """Plain data."""
         return {
             "all": self.all,
             "reachable": self.reachable,
@@ -170,37 +43,100 @@ class TableStats:
         }
 
 
+@nb.njit(cache=False)  # takes compiled functions: see solver/kernel.py
+def reach_tier(  # type: ignore[no-untyped-def]
+    primitive, moves, ctx, mark, max_moves, child_marks, codes, counts
+):
+    """Mark everything reachable inside a tier from its marked positions, mark the children
+    reached, and count the codes of the tier's reached positions."""
+    slot = np.empty(max_moves, np.int64)
+    idx = np.empty(max_moves, np.int64)
+    stack = np.empty(1024, np.int64)
+    top = 0
+    for p in range(mark.shape[0]):
+        if mark[p]:
+            if top == stack.shape[0]:
+                stack = np.concatenate((stack, np.empty(stack.shape[0], np.int64)))
+            stack[top] = p
+            top += 1
+    while top > 0:
+        top -= 1
+        p = stack[top]
+        if primitive(ctx, p) != 1:
+            continue
+        n = moves(ctx, p, slot, idx)
+        for j in range(n):
+            s = slot[j]
+            if s >= 0:
+                child_marks[s][idx[j]] = 1
+            elif mark[idx[j]] == 0:
+                mark[idx[j]] = 1
+                if top == stack.shape[0]:
+                    stack = np.concatenate((stack, np.empty(stack.shape[0], np.int64)))
+                stack[top] = idx[j]
+                top += 1
+    for p in range(mark.shape[0]):
+        if mark[p]:
+            counts[codes[p]] += 1
+
+
+def reachable_counts(table: Tablebase, start: Any) -> npt.NDArray[np.int64]:
+    """How many positions reachable from `start` hold each code."""
+    game = table.game
+    full = game.full_game()
+    k = full.kernel
+    levels = tier_levels(full)
+    order = sorted(levels, key=lambda t: (-levels[t], t))
+    t0, i0 = full.locate(start)
+    marks: dict[int, npt.NDArray[np.uint8]] = {t0: np.zeros(full.tier_size(t0), np.uint8)}
+    marks[t0][i0] = 1
+    counts = np.zeros(65536, np.int64)
+    for tier in order:
+        mark = marks.pop(tier, None)
+        if mark is None:
+            continue
+        kids = list(full.child_tiers(tier))
+        for c in kids:
+            if c not in marks:
+                marks[c] = np.zeros(full.tier_size(c), np.uint8)
+        child_marks = nb.typed.List.empty_list(nb.types.uint8[::1])
+        for c in kids:
+            child_marks.append(marks[c])  # the arrays themselves: the kernel marks them
+        canon = game.canonical_tier(tier)
+        codes = game.unfold(tier, table.pack(table.pack_of(canon)).tier_codes(canon))
+        reach_tier(
+            k.primitive, k.moves, full.tier_context(tier), mark, k.max_moves, child_marks,
+            codes, counts,
+        )  # fmt: skip
+    return counts
+
+
 def _split(counts: npt.NDArray[np.int64]) -> tuple[dict[str, int], dict[str, list[int]]]:
-    wins = [int(x) for x in counts[2::2]]
-    losses = [int(x) for x in counts[3::2]]
-    losses += [0] * (len(wins) - len(losses))
-    totals = {"win": sum(wins), "loss": sum(losses), "draw": int(counts[1])}
-    return totals, {"win": wins, "loss": losses}
+    nz = np.flatnonzero(counts)
+    top = max(0, (int(nz[-1]) - 2) // 2) if len(nz) and nz[-1] >= 2 else 0
+    hist = {"win": [0] * (top + 1), "loss": [0] * (top + 1)}
+    for code in nz:
+        if code >= 2:
+            hist["loss" if code & 1 else "win"][(int(code) - 2) // 2] += int(counts[code])
+    win, loss, draw = sum(hist["win"]), sum(hist["loss"]), int(counts[1])
+    return {"win": win, "loss": loss, "draw": draw, "positions": win + loss + draw}, hist
 
 
-def table_stats(rules: DodgemRules, table: Tablebase) -> TableStats:
-    """Statistics of a whole table (decompresses it: about 0.5 GB for 5×5)."""
-    scheme = scheme_for(geometry_rules(rules))
-    codes = table.file.codes(0, table.file.entries, native=True)
-    reach = reachable_mask(rules, scheme)
-    maxcode = int(codes.max())
-    all_counts, reach_counts = _histograms(codes, reach, maxcode)
-    totals, hist = _split(all_counts)
-    rtotals, rhist = _split(reach_counts)
-    rtotals["positions"] = int(reach_counts[1:].sum())
-    totals["positions"] = int(all_counts[1:].sum())
-    value, rem = table.probe(rules.start())
-    maxrem = max(
-        [i for i, c in enumerate(hist["win"]) if c] + [i for i, c in enumerate(hist["loss"]) if c]
-    )
-    return TableStats(
-        all=totals,
-        reachable=rtotals,
-        start={"position": str(rules.start()), "value": value.value, "remoteness": rem},
-        max_remoteness=maxrem,
+def table_stats(rules: Any, table: Tablebase, reachable: bool = True) -> TableStats:
+    """Statistics of a complete table (reachable counts unless `reachable` is False)."""
+    h = table.header
+    counts = np.zeros(65536, np.int64)
+    for code, n in h["histogram"]:
+        counts[code] = n
+    all_counts, hist = _split(counts)
+    start = rules.start()
+    value, rem = table.probe(start)
+    st = TableStats(
+        all=all_counts,
+        start={"position": str(start), "value": value.value, "remoteness": rem},
+        max_remoteness=int(h["max_remoteness"]),
         histogram=hist,
-        reachable_histogram=rhist,
     )
-
-
-__all__ = ["TableStats", "Value", "reachable_mask", "table_stats"]
+    if reachable:
+        st.reachable, st.reachable_histogram = _split(reachable_counts(table, start))
+    return st

@@ -139,6 +139,16 @@ class TableStore:
         """Where the table of these rules lives (or would)."""
         return api.table_path(_solver_rules(rules), self.folder)
 
+    def built(self, rules: AnyRules) -> bool:
+        """True when complete tables of these rules are in the folder (a solve under way or
+        stopped leaves an incomplete folder: not built)."""
+        if not self.solvable(rules):
+            return False
+        from boardlab.solver.engine import read_manifest
+
+        manifest = read_manifest(self.path(rules))
+        return bool(manifest and manifest.get("complete"))
+
     # -- opening ---------------------------------------------------------------------------
     def is_open(self, rules: AnyRules) -> bool:
         """True when the table is open in this store."""

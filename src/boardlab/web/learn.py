@@ -166,7 +166,7 @@ def puzzle_rulesets(request: Request) -> PuzzleRulesetsOut:
                 n
                 for n in sizes
                 if store.builds_automatically(make_rules(info.name, v.name, n))
-                or store.path(make_rules(info.name, v.name, n)).exists()
+                or store.built(make_rules(info.name, v.name, n))
             ]
             out.append(
                 PuzzleRulesOut(

@@ -386,7 +386,7 @@ class Service:
             )
         else:
             value, rem = history[-1].value, history[-1].remoteness
-            for e in analyse(rules, table, session.position):  # type: ignore[arg-type]
+            for e in analyse(rules, table, session.position):
                 moves.append(
                     s.MoveEvalOut(
                         move=rules.format_move(e.move),

@@ -3,7 +3,7 @@
 `GAME` declares the game; the `boardlab.games` entry point `dodgem` names it.
 """
 
-from boardlab.core.registry import AnyRules, Colour, GameInfo, Ref, VariantInfo
+from boardlab.core.registry import Colour, GameInfo, Ref, VariantInfo
 from boardlab.games.dodgem.facts import board_facts
 from boardlab.games.dodgem.notation import (
     MAX_SIZE,
@@ -20,12 +20,6 @@ from boardlab.games.dodgem.rules import VARIANTS, DodgemRules, rules_for
 SIZES = tuple(range(MIN_SIZE, MAX_SIZE + 1))
 _BLUE_RED = (Colour("blue", "B"), Colour("red", "R"))
 _RED_GREEN = (Colour("red", "R"), Colour("green", "G"))
-
-
-def solver_rules(rules: AnyRules) -> DodgemRules | None:
-    """The solver's view of a Dodgem ruleset: today's solver reads the rules object itself
-    (and says which rulesets and sizes it covers); None for rules of another game."""
-    return rules if isinstance(rules, DodgemRules) else None
 
 
 GAME = GameInfo(
@@ -54,7 +48,7 @@ GAME = GameInfo(
     render=render_board,
     notation_help=notation_help,
     forced=Ref("boardlab.ai.dodgem.forced:forced_dodgem"),
-    solver_adapter=solver_rules,
+    solver_adapter=Ref("boardlab.games.dodgem.tiers:tiers_for"),
     board_facts=board_facts,
 )
 

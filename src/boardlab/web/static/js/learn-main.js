@@ -86,12 +86,12 @@ export function wireLearning(store, notify) {
   $("s-size").addEventListener("change", () => decorate());
   decorate();
 
-  // Review needs a complete table: offered only for the rulesets the solver covers
-  /** @type {Array<{game: string, variant: string, sizes: number[]}>} */
+  // Review needs a complete table: offered only where one is built or builds on the spot
+  /** @type {Array<{game: string, variant: string, sizes: number[], ready: number[]}>} */
   let covered = [];
   const reviewable = () => {
     const g = S().game;
-    const ok = covered.some((r) => r.game === g.game && r.variant === g.variant && r.sizes.includes(g.size));
+    const ok = covered.some((r) => r.game === g.game && r.variant === g.variant && (r.ready || []).includes(g.size));
     review.hidden = !ok;
   };
   fetch("/api/puzzles/rulesets")

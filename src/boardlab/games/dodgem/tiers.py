@@ -1,0 +1,774 @@
+"""Dodgem family as tiers for the tier solver: classic, blocked-loses, misère and Piecepack.
+
+A side's *key* is how many of its cars stand on each of its lines, a line being the set of
+squares at the same progress towards its exit edge (classic: blue's files and red's ranks;
+Piecepack: red's ranks counted from the bottom and green's from the top). Only forward moves
+and exits change a key, so the tier (first side's key, second side's key) holds every cycle
+of the game, and a forward move leads to a child tier.
+
+Both sides number their placements the same way: keys in order of car count, then line by
+line (line 0 most significant) the rank of the line's set of cars among the subsets of that
+size, each line's squares taken in a fixed order. The orders are chosen so that the colour
+swap maps placement numbers to themselves:
+
+* classic: blue's line f holds squares (f, 0), (f, 1)...; red's line r holds (0, r), (1, r)...
+  so a red placement is the transpose of the blue one with the same number;
+* Piecepack: red's line r holds (0, r), (1, r)...; green's line l holds (n-1, n-1-l),
+  (n-2, n-1-l)... so a green placement is the half-turn of the red one with the same number.
+
+The symmetry "swap the colours, and transpose (classic) or turn the board half round
+(Piecepack)" therefore maps tier (a, b) to tier (b, a) and index (side, x, y) to
+(1 - side, y, x). Only tiers with a <= b are solved and stored: about half the work and disk.
+Piecepack also has the left-right mirror: it maps each tier to itself, and the placement
+with the same number for both sides (placement x of a key to placement mirror(x) of that key),
+so a Piecepack tier stores only the pairs (x, y) that are not above their mirror image
+(mirror(x), mirror(y)): half the work and disk again (a position that is its own mirror
+image is stored once, as before). Together the two symmetries store about a quarter of the
+Piecepack positions, half of the classic ones.
+
+Index in tier (a, b) of sizes (A, B): side * A * B + x * B + y, with x and y the placement
+numbers of the first and second side within their keys (classic); with the mirror, side * H +
+(start of row x) + (y, or for x its own mirror image the rank of y among the placements not
+above their mirror), H the number of stored pairs (see `_rank`). Overlapping placements are
+invalid.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from typing import Any
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from boardlab.core.errors import NotationError
+from boardlab.core.tiers import TierKernel
+from boardlab.games.dodgem.notation import DodgemPosition
+from boardlab.games.dodgem.rules import EXIT, DodgemRules
+
+I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
+I8 = npt.NDArray[np.int8]
+
+BLOCKED_CODE = {"wins": 0, "loses": 1, "passes": 2}
+
+
+def line_squares(size: int, geometry: str, side: int) -> list[list[int]]:
+    """For each line (by progress) of a side, its squares in numbering order."""
+    n = size
+    if geometry == "classic":
+        if side == 0:
+            return [[r * n + f for r in range(n)] for f in range(n)]
+        return [[r * n + f for f in range(n)] for r in range(n)]
+    if side == 0:
+        return [[r * n + f for f in range(n)] for r in range(n)]
+    return [[(n - 1 - ln) * n + (n - 1 - k) for k in range(n)] for ln in range(n)]
+
+
+@dataclass(frozen=True)
+class Placements:
+    """Every placement of one board geometry, for both sides, with keys and move tables."""
+
+    size: int
+    keys: tuple[tuple[int, ...], ...]
+    key_size: I64
+    key_offset: I64
+    key_of: I64
+    masks: tuple[I64, I64]  # per side: the bit mask of each global placement number
+    lookup: tuple[dict[int, int], dict[int, int]]  # per side: mask -> global placement number
+    dest: tuple[I32, I32]  # [g, j] destination square, -1 exit
+    child: tuple[I32, I32]  # [g, j] global placement after the move
+    kind: tuple[I8, I8]  # [g, j] 0 sideways, 1 forward or exit, -1 unused
+    un_src: tuple[I32, I32]  # [g, j] square a car came from by a sideways move, -1 unused
+    un_parent: tuple[I32, I32]  # [g, j] placement before that move
+    key_children: tuple[tuple[int, ...], ...] = field(repr=False)  # keys one forward move away
+
+    @property
+    def num_keys(self) -> int:
+        """Keys per side."""
+        return len(self.keys)
+
+
+@cache
+def placements(size: int, geometry: str) -> Placements:
+    """The placement tables of a board (depend on size and geometry only)."""
+    n = size
+    keys = sorted(
+        (c for c in itertools.product(range(n), repeat=n) if sum(c) <= n - 1),
+        key=lambda c: (sum(c), c),
+    )
+    subsets = [list(itertools.combinations(range(n), k)) for k in range(n + 1)]
+    lines = [line_squares(n, geometry, s) for s in (0, 1)]
+    masks: list[list[int]] = [[], []]
+    key_size, key_offset, key_of = [], [], []
+    for kid, counts in enumerate(keys):
+        key_offset.append(len(masks[0]))
+        count = 0
+        for choice in itertools.product(*[subsets[c] for c in counts]):
+            for s in (0, 1):
+                m = 0
+                for ln, ks in enumerate(choice):
+                    for k in ks:
+                        m |= 1 << lines[s][ln][k]
+                masks[s].append(m)
+            key_of.append(kid)
+            count += 1
+        key_size.append(count)
+    lookup = ({m: g for g, m in enumerate(masks[0])}, {m: g for g, m in enumerate(masks[1])})
+    rules = DodgemRules(size=n, geometry=geometry)  # type: ignore[arg-type]
+    tables = [_move_tables(rules, s, masks[s], lookup[s]) for s in (0, 1)]
+    kchildren: list[set[int]] = [set() for _ in keys]
+    dest0, child0, kind0 = tables[0][0], tables[0][1], tables[0][2]
+    fw = kind0 == 1
+    for g, j in zip(*np.nonzero(fw), strict=True):
+        kchildren[key_of[g]].add(key_of[int(child0[g, j])])
+    del dest0
+    return Placements(
+        size=n,
+        keys=tuple(keys),
+        key_size=np.array(key_size, np.int64),
+        key_offset=np.array(key_offset, np.int64),
+        key_of=np.array(key_of, np.int64),
+        masks=(np.array(masks[0], np.int64), np.array(masks[1], np.int64)),
+        lookup=lookup,
+        dest=(tables[0][0], tables[1][0]),
+        child=(tables[0][1], tables[1][1]),
+        kind=(tables[0][2], tables[1][2]),
+        un_src=(tables[0][3], tables[1][3]),
+        un_parent=(tables[0][4], tables[1][4]),
+        key_children=tuple(tuple(sorted(c)) for c in kchildren),
+    )
+
+
+def _move_tables(
+    rules: DodgemRules, player: int, masks: list[int], lookup: dict[int, int]
+) -> tuple[I32, I32, I8, I32, I32]:
+    n = rules.size
+    g_count = len(masks)
+    slots = 3 * (n - 1)
+    dest = np.full((g_count, slots), -2, dtype=np.int32)
+    child = np.full((g_count, slots), -1, dtype=np.int32)
+    kind = np.full((g_count, slots), -1, dtype=np.int8)
+    un: list[list[tuple[int, int]]] = [[] for _ in range(g_count)]
+    steps = rules.step_table[player]
+    for g, mask in enumerate(masks):
+        j = 0
+        m = mask
+        while m:
+            low = m & -m
+            q = low.bit_length() - 1
+            m ^= low
+            for k, d in enumerate(steps[q]):
+                if d != EXIT and mask >> d & 1:
+                    continue  # own car in the way: never legal
+                new = mask & ~low
+                if d != EXIT:
+                    new |= 1 << d
+                c = lookup[new]
+                dest[g, j] = -1 if d == EXIT else d
+                child[g, j] = c
+                kind[g, j] = 0 if k > 0 else 1
+                if k > 0:
+                    un[c].append((q, g))
+                j += 1
+    width = max(1, max(len(u) for u in un))
+    un_src = np.full((g_count, width), -1, dtype=np.int32)
+    un_parent = np.full((g_count, width), -1, dtype=np.int32)
+    for c, items in enumerate(un):
+        for j, (q, g) in enumerate(items):
+            un_src[c, j] = q
+            un_parent[c, j] = g
+    return dest, child, kind, un_src, un_parent
+
+
+# -- compiled per-position functions ----------------------------------------------------------
+# ctx = (params, blob): one int64 array of every board table (made once per board) and the
+# tier's parameters. Few arrays keep each call cheap (numba counts references per array).
+# params: a, b, K, blocked, misere, symmetric, W (move slots), U (un-move slots), then the
+# offsets in blob of: key_size, key_offset, key_of, then per side masks, dest, child, kind,
+# un_src, un_parent; then slot0[K] and slot1[K] (child slot of the tiers a forward move of
+# the first / second side leads to, by its new key).
+(P_A, P_B, P_K, P_BLOCKED, P_MISERE, P_SYM, P_W, P_U, O_KSIZE, O_KOFF, O_KOF) = range(11)
+O_SIDE = 11  # per side s: O_SIDE + 6 * s + (0 masks, 1 dest, 2 child, 3 kind, 4 un_src, 5 un_par)
+# the left-right mirror tables (see mirror_tables), then the mirror flag, then the slots
+(O_MIR, O_NBIG, O_NFIX, O_SYMR, O_KFIX, O_SYMOFF, O_SYMINV) = range(O_SIDE + 12, O_SIDE + 19)
+P_MIR = O_SIDE + 19
+P_SLOTS = P_MIR + 1
+
+
+@cache
+def mirror_tables(size: int, geometry: str) -> tuple[I64, ...]:
+    """The left-right mirror of every placement (Piecepack; the identity for classic) and the
+    tables that number the pairs of placements up to the mirror.
+
+    Returns (mir, nbig, nfix, symrank, kfix, symoff, syminv): `mir[g]` the mirror of global
+    placement g (same key, same number for both sides); for g the x-th placement of its key,
+    `nbig[g]` and `nfix[g]` how many earlier placements of the key are below / equal to their
+    mirror; `symrank[g]` the rank of x among the placements y of its key with mirror(y) >= y
+    (else -1); per key `kfix` the placements equal to their mirror and `symoff` where its list
+    of placements with mirror(y) >= y starts in `syminv`."""
+    pl = placements(size, geometry)
+    n = size
+    total = len(pl.masks[0])
+    mir = np.arange(total, dtype=np.int64)
+    if geometry == "piecepack":
+        for s in (0, 1):
+            for g, m in enumerate(pl.masks[s].tolist()):
+                mm = 0
+                for sq in range(n * n):
+                    if m >> sq & 1:
+                        r, f = divmod(sq, n)
+                        mm |= 1 << (r * n + n - 1 - f)
+                h = pl.lookup[s][mm]
+                if s == 0:
+                    mir[g] = h
+                elif mir[g] != h:
+                    raise AssertionError("the mirror numbers the sides' placements alike")
+    nbig = np.zeros(total, np.int64)
+    nfix = np.zeros(total, np.int64)
+    symrank = np.full(total, -1, np.int64)
+    kfix = np.zeros(pl.num_keys, np.int64)
+    symoff = np.zeros(pl.num_keys, np.int64)
+    syminv: list[int] = []
+    for k in range(pl.num_keys):
+        off, ksize = int(pl.key_offset[k]), int(pl.key_size[k])
+        big = fix = 0
+        symoff[k] = len(syminv)
+        for x in range(ksize):
+            g = off + x
+            mx = int(mir[g]) - off
+            nbig[g] = big
+            nfix[g] = fix
+            if mx > x:
+                big += 1
+            elif mx == x:
+                fix += 1
+            if mx >= x:
+                symrank[g] = len(syminv) - symoff[k]
+                syminv.append(x)
+        kfix[k] = fix
+    return mir, nbig, nfix, symrank, kfix, symoff, np.array([*syminv, 0], np.int64)
+
+
+def board_blob(pl: Placements, geometry: str) -> tuple[I64, list[int], int, int]:
+    """The board tables as one int64 array, the offsets and the slot widths W and U."""
+    w = int(pl.dest[0].shape[1])
+    u = max(int(pl.un_src[0].shape[1]), int(pl.un_src[1].shape[1]))
+    parts: list[npt.NDArray[Any]] = [pl.key_size, pl.key_offset, pl.key_of]
+    for s in (0, 1):
+        pad = u - pl.un_src[s].shape[1]
+        un_src = np.pad(pl.un_src[s], ((0, 0), (0, pad)), constant_values=-1)
+        un_par = np.pad(pl.un_parent[s], ((0, 0), (0, pad)), constant_values=-1)
+        parts += [pl.masks[s], pl.dest[s], pl.child[s], pl.kind[s], un_src, un_par]
+    parts += list(mirror_tables(pl.size, geometry))
+    offsets = []
+    at = 0
+    for part in parts:
+        offsets.append(at)
+        at += part.size
+    blob = np.concatenate([p.astype(np.int64).ravel() for p in parts])
+    return blob, offsets, w, u
+
+
+@nb.njit(cache=True)
+def _half(params, blob, a, b):  # type: ignore[no-untyped-def]
+    """Stored (first, second) placement pairs of keys a and b, per side to move."""
+    asz = blob[params[O_KSIZE] + a]
+    bsz = blob[params[O_KSIZE] + b]
+    if params[P_MIR] == 0:
+        return asz * bsz
+    af = blob[params[O_KFIX] + a]
+    bf = blob[params[O_KFIX] + b]
+    return (asz - af) // 2 * bsz + af * ((bsz + bf) // 2)
+
+
+@nb.njit(cache=True)
+def _rank(params, blob, a, b, side, x, y):  # type: ignore[no-untyped-def]
+    """Index of (side, x, y) in the stored tier (a, b): with the mirror, of its canonical
+    form (the smaller of (x, y) and (mirror x, mirror y))."""
+    bsz = blob[params[O_KSIZE] + b]
+    if params[P_MIR] == 0:
+        return (side * blob[params[O_KSIZE] + a] + x) * bsz + y
+    offa = blob[params[O_KOFF] + a]
+    offb = blob[params[O_KOFF] + b]
+    mx = blob[params[O_MIR] + offa + x] - offa
+    fixed = mx == x
+    if mx < x:
+        x = mx
+        y = blob[params[O_MIR] + offb + y] - offb
+    ga = offa + x
+    bh = (bsz + blob[params[O_KFIX] + b]) // 2
+    row = blob[params[O_NBIG] + ga] * bsz + blob[params[O_NFIX] + ga] * bh
+    if fixed:
+        my = blob[params[O_MIR] + offb + y] - offb
+        if my < y:
+            y = my
+        col = blob[params[O_SYMR] + offb + y]
+    else:
+        col = y
+    return side * _half(params, blob, a, b) + row + col
+
+
+@nb.njit(cache=True)
+def _unrank(params, blob, a, b, p):  # type: ignore[no-untyped-def]
+    """(side, x, y) of index p of the stored tier (a, b)."""
+    half = _half(params, blob, a, b)
+    side = p // half
+    r = p - side * half
+    bsz = blob[params[O_KSIZE] + b]
+    if params[P_MIR] == 0:
+        x = r // bsz
+        return side, x, r - x * bsz
+    asz = blob[params[O_KSIZE] + a]
+    offa = blob[params[O_KOFF] + a]
+    bh = (bsz + blob[params[O_KFIX] + b]) // 2
+    lo = 0
+    hi = asz - 1
+    while lo < hi:  # the last x whose row starts at or before r
+        mid = (lo + hi + 1) // 2
+        start = blob[params[O_NBIG] + offa + mid] * bsz + blob[params[O_NFIX] + offa + mid] * bh
+        if start <= r:
+            lo = mid
+        else:
+            hi = mid - 1
+    x = lo
+    off = r - (blob[params[O_NBIG] + offa + x] * bsz + blob[params[O_NFIX] + offa + x] * bh)
+    if blob[params[O_MIR] + offa + x] - offa == x:
+        y = blob[params[O_SYMINV] + blob[params[O_SYMOFF] + b] + off]
+    else:
+        y = off
+    return side, x, y
+
+
+@nb.njit(cache=True)
+def _split(params, blob, p):  # type: ignore[no-untyped-def]
+    a = params[P_A]
+    b = params[P_B]
+    asz = blob[params[O_KSIZE] + a]
+    bsz = blob[params[O_KSIZE] + b]
+    half = _half(params, blob, a, b)
+    side, x, y = _unrank(params, blob, a, b, p)
+    g0 = blob[params[O_KOFF] + a] + x
+    g1 = blob[params[O_KOFF] + b] + y
+    return side, x, y, g0, g1, half, asz, bsz
+
+
+@nb.njit(cache=True)
+def _seen(index, slot, n, q):  # type: ignore[no-untyped-def]
+    """Whether in-tier index q is among the first n entries (slot -1)."""
+    for j in range(n):  # noqa: SIM110 (numba: a plain loop)
+        if slot[j] == -1 and index[j] == q:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _seen_plain(index, n, q):  # type: ignore[no-untyped-def]
+    for j in range(n):  # noqa: SIM110 (numba: a plain loop)
+        if index[j] == q:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _has_car_move(params, blob, s, g, other):  # type: ignore[no-untyped-def]
+    w = params[P_W]
+    od = params[O_SIDE + 6 * s + 1] + g * w
+    ok = params[O_SIDE + 6 * s + 3] + g * w
+    for j in range(w):
+        if blob[ok + j] < 0:
+            break
+        d = blob[od + j]
+        if d < 0 or not (other >> d) & 1:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _terminal(params, blob, side, m0, m1, g0, g1):  # type: ignore[no-untyped-def]
+    """0 invalid, 1 undecided, 2 win, 3 loss for the side to move."""
+    if m0 & m1:
+        return 0
+    misere = params[P_MISERE]
+    mine = m0 if side == 0 else m1
+    theirs = m1 if side == 0 else m0
+    if theirs == 0:
+        return 2 if misere else 3
+    if mine == 0:
+        return 3 if misere else 2
+    if side == 0:
+        can = _has_car_move(params, blob, 0, g0, m1)
+    else:
+        can = _has_car_move(params, blob, 1, g1, m0)
+    if can:
+        return 1
+    blocked = params[P_BLOCKED]
+    if blocked == 0:
+        return 2
+    if blocked == 1:
+        return 3
+    return 1
+
+
+@nb.njit(cache=True)
+def dodgem_primitive(ctx, p):  # type: ignore[no-untyped-def]
+    """Terminal value of index p (see boardlab.core.tiers)."""
+    params, blob = ctx
+    side, _x, _y, g0, g1, _h, _asz, _bsz = _split(params, blob, p)
+    m0 = blob[params[O_SIDE] + g0]
+    m1 = blob[params[O_SIDE + 6] + g1]
+    return _terminal(params, blob, side, m0, m1, g0, g1)
+
+
+@nb.njit(cache=True)
+def dodgem_moves(ctx, p, slot, index):  # type: ignore[no-untyped-def]
+    """Moves of index p as (child slot or -1, index)."""
+    params, blob = ctx
+    side, x, y, g0, g1, _h, _asz, _bsz = _split(params, blob, p)
+    a = params[P_A]
+    b = params[P_B]
+    k = params[P_K]
+    sym = params[P_SYM]
+    w = params[P_W]
+    m0 = blob[params[O_SIDE] + g0]
+    m1 = blob[params[O_SIDE + 6] + g1]
+    if side == 0:
+        other, g = m1, g0
+    else:
+        other, g = m0, g1
+    base = O_SIDE + 6 * side
+    od = params[base + 1] + g * w
+    oc = params[base + 2] + g * w
+    ok = params[base + 3] + g * w
+    oko = params[O_KOFF]
+    okf = params[O_KOF]
+    mir = params[P_MIR]
+    n = 0
+    for j in range(w):
+        kd = blob[ok + j]
+        if kd < 0:
+            break
+        d = blob[od + j]
+        if d >= 0 and (other >> d) & 1:
+            continue
+        g2 = blob[oc + j]
+        if kd == 0:
+            if side == 0:
+                q = _rank(params, blob, a, b, 1, g2 - blob[oko + a], y)
+            else:
+                q = _rank(params, blob, a, b, 0, x, g2 - blob[oko + b])
+            if mir and _seen(index, slot, n, q):
+                continue  # each in-tier position once: the un-moves list it once too
+            slot[n] = -1
+            index[n] = q
+        else:
+            k2 = blob[okf + g2]
+            z = g2 - blob[oko + k2]
+            slot[n] = params[P_SLOTS + side * k + k2]
+            if side == 0:  # child tier (k2, b), second side to move
+                if sym and k2 > b:
+                    index[n] = _rank(params, blob, b, k2, 0, y, z)
+                else:
+                    index[n] = _rank(params, blob, k2, b, 1, z, y)
+            else:  # child tier (a, k2), first side to move
+                if sym and a > k2:
+                    index[n] = _rank(params, blob, k2, a, 1, z, x)
+                else:
+                    index[n] = _rank(params, blob, a, k2, 0, x, z)
+        n += 1
+    if n == 0 and params[P_BLOCKED] == 2:
+        slot[0] = -1
+        index[0] = _rank(params, blob, a, b, 1 - side, x, y)
+        n = 1
+    return n
+
+
+@nb.njit(cache=True)
+def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
+    """Positions of the same tier with a move to p (each once per move)."""
+    params, blob = ctx
+    side, x, y, g0, g1, _h, _asz, _bsz = _split(params, blob, p)
+    m0 = blob[params[O_SIDE] + g0]
+    m1 = blob[params[O_SIDE + 6] + g1]
+    if m0 & m1:
+        return 0
+    occ = m0 | m1
+    n = 0
+    mover = 1 - side
+    u = params[P_U]
+    if mover == 0:
+        g, off = g0, blob[params[O_KOFF] + params[P_A]]
+    else:
+        g, off = g1, blob[params[O_KOFF] + params[P_B]]
+    osrc = params[O_SIDE + 6 * mover + 4] + g * u
+    opar = params[O_SIDE + 6 * mover + 5] + g * u
+    a = params[P_A]
+    b = params[P_B]
+    mir = params[P_MIR]
+    for j in range(u):
+        src = blob[osrc + j]
+        if src < 0:
+            break
+        if (occ >> src) & 1:
+            continue
+        par = blob[opar + j] - off
+        if mover == 0:
+            q = _rank(params, blob, a, b, 0, par, y)
+        else:
+            q = _rank(params, blob, a, b, 1, x, par)
+        if mir and _seen_plain(index, n, q):
+            continue
+        index[n] = q
+        n += 1
+    if params[P_BLOCKED] == 2 and m0 != 0 and m1 != 0:
+        # a pass by the mover: possible when the mover had no car move
+        if mover == 0:
+            can = _has_car_move(params, blob, 0, g0, m1)
+        else:
+            can = _has_car_move(params, blob, 1, g1, m0)
+        if not can:
+            index[n] = _rank(params, blob, a, b, mover, x, y)
+            n += 1
+    return n
+
+
+KERNEL_FUNCS = (dodgem_primitive, dodgem_moves, dodgem_unmoves)
+
+
+@nb.njit(cache=True)
+def _unfold(params, blob, a, b, canonical, out):  # type: ignore[no-untyped-def]
+    """Codes of the full tier (a, b) (index (side * |A| + x) * |B| + y) from the stored one."""
+    asz = blob[params[O_KSIZE] + a]
+    bsz = blob[params[O_KSIZE] + b]
+    swap = params[P_SYM] != 0 and a > b
+    for side in range(2):
+        for x in range(asz):
+            for y in range(bsz):
+                if swap:
+                    q = _rank(params, blob, b, a, 1 - side, y, x)
+                else:
+                    q = _rank(params, blob, a, b, side, x, y)
+                out[(side * asz + x) * bsz + y] = canonical[q]
+
+
+@nb.njit(cache=True)
+def _weighted_counts(params, blob, a, b, codes, orbit, counts):  # type: ignore[no-untyped-def]
+    mir = params[P_MIR]
+    offa = blob[params[O_KOFF] + a]
+    offb = blob[params[O_KOFF] + b]
+    for p in range(codes.shape[0]):
+        w = orbit
+        if mir:
+            _side, x, y = _unrank(params, blob, a, b, p)
+            fixed = blob[params[O_MIR] + offa + x] == offa + x
+            if not (fixed and blob[params[O_MIR] + offb + y] == offb + y):
+                w = 2 * orbit
+        counts[codes[p]] += w
+
+
+class DodgemTiers:
+    """The tier game of one Dodgem ruleset (see the module docstring)."""
+
+    def __init__(self, rules: DodgemRules, symmetric: bool = True) -> None:
+        self.rules = rules
+        self.symmetric = symmetric
+        # Piecepack's left-right mirror: pairs of placements stored up to the mirror
+        self.mirror = symmetric and rules.geometry == "piecepack"
+
+    # -- identity -----------------------------------------------------------------------------
+    @property
+    def ruleset_id(self) -> str:
+        """The rules' id, e.g. dodgem-6-classic-wins-normal."""
+        return self.rules.ruleset_id()
+
+    @property
+    def rebuild_command(self) -> str:
+        """`boardlab solve ...` for this ruleset."""
+        parts = ["boardlab solve --game dodgem"]
+        if self.rules.variant not in ("classic", "custom"):
+            parts.append(f"--variant {self.rules.variant}")
+        parts.append(f"--size {self.rules.size}")
+        return " ".join(parts)
+
+    def spec(self) -> dict[str, Any]:
+        """Plain data to rebuild this adapter elsewhere."""
+        r = self.rules
+        return {
+            "adapter": "boardlab.games.dodgem.tiers:from_spec",
+            "size": r.size,
+            "geometry": r.geometry,
+            "blocked": r.blocked,
+            "goal": r.goal,
+            "symmetric": self.symmetric,
+            "mirror": self.mirror,
+        }
+
+    @cached_property
+    def kernel(self) -> TierKernel:
+        """The compiled functions."""
+        return TierKernel(
+            dodgem_primitive, dodgem_moves, dodgem_unmoves, 3 * (self.rules.size - 1) + 1
+        )
+
+    @cached_property
+    def placements(self) -> Placements:
+        """Placement numbering and move tables of the board."""
+        return placements(self.rules.size, self.rules.geometry)
+
+    @cached_property
+    def _keys(self) -> int:
+        return len(self.placements.keys)
+
+    # -- tiers --------------------------------------------------------------------------------
+    def canonical(self, a: int, b: int) -> int:
+        """Canonical tier id of (a, b)."""
+        if self.symmetric and a > b:
+            a, b = b, a
+        return a * self._keys + b
+
+    def tiers(self) -> list[int]:
+        """Canonical tiers, by id."""
+        k = self._keys
+        return [a * k + b for a in range(k) for b in range(k) if not self.symmetric or a <= b]
+
+    def child_tiers(self, tier: int) -> list[int]:
+        """Tiers one forward move away, canonical, sorted."""
+        a, b = divmod(tier, self._keys)
+        kc = self.placements.key_children
+        out = {self.canonical(k2, b) for k2 in kc[a]} | {self.canonical(a, k2) for k2 in kc[b]}
+        return sorted(out)
+
+    def tier_size(self, tier: int) -> int:
+        """2 * |A| * |B|, or with the mirror 2 * (pairs up to the mirror)."""
+        a, b = divmod(tier, self._keys)
+        return int(2 * _half(self._base, self._blob[0], a, b))
+
+    def orbit_size(self, tier: int) -> int:
+        """2 for a tier (a, b) with a != b under the colour swap, else 1."""
+        a, b = divmod(tier, self._keys)
+        return 2 if self.symmetric and a != b else 1
+
+    def weighted_counts(self, tier: int, codes: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+        """How many positions of the whole game hold each code (65536 long): each stored
+        entry stands for its orbit (the colour swap's tier, and its mirror image unless the
+        position is its own mirror image)."""
+        counts = np.zeros(65536, np.int64)
+        a, b = divmod(tier, self._keys)
+        _weighted_counts(self._base, self._blob[0], a, b, codes, self.orbit_size(tier), counts)
+        return counts
+
+    def full_game(self) -> DodgemTiers:
+        """The same rules without any symmetry."""
+        return DodgemTiers(self.rules, symmetric=False)
+
+    def canonical_tier(self, tier: int) -> int:
+        """(a, b) -> (b, a) when a > b under the symmetry."""
+        a, b = divmod(tier, self._keys)
+        return self.canonical(a, b)
+
+    def unfold(self, tier: int, canonical: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """Codes of every index (side, x, y) of tier (a, b) of the full game: (1 - side, y, x)
+        of the stored tier (b, a) under the colour swap, then the canonical mirror pair."""
+        a, b = divmod(tier, self._keys)
+        if not self.symmetric or (a <= b and not self.mirror):
+            return canonical
+        ks = self.placements.key_size
+        out = np.empty(int(2 * ks[a] * ks[b]), canonical.dtype)
+        _unfold(self._base, self._blob[0], a, b, canonical, out)
+        return out
+
+    def tier_name(self, tier: int) -> str:
+        """`a-b` by key ids."""
+        a, b = divmod(tier, self._keys)
+        return f"{a}-{b}"
+
+    @cached_property
+    def _blob(self) -> tuple[I64, list[int], int, int]:
+        return board_blob(self.placements, self.rules.geometry)
+
+    @cached_property
+    def _base(self) -> I64:
+        """Parameters without a tier (for rank / unrank from Python)."""
+        return self._params(0, 0, np.zeros(0, np.int64))
+
+    def _params(self, a: int, b: int, slots: I64) -> I64:
+        r = self.rules
+        _blob, offsets, w, u = self._blob
+        head = [a, b, self._keys, BLOCKED_CODE[r.blocked], int(r.goal == "misere")]
+        head += [int(self.symmetric), w, u, *offsets, int(self.mirror)]
+        return np.concatenate([np.array(head, np.int64), slots])
+
+    def tier_context(self, tier: int) -> tuple[Any, ...]:
+        """(params, blob) for the compiled functions."""
+        pl = self.placements
+        k = self._keys
+        a, b = divmod(tier, k)
+        children = self.child_tiers(tier)
+        where = {t: i for i, t in enumerate(children)}
+        slots = np.full(2 * k, -1, np.int64)
+        for k2 in pl.key_children[a]:
+            slots[k2] = where[self.canonical(k2, b)]
+        for k2 in pl.key_children[b]:
+            slots[k + k2] = where[self.canonical(a, k2)]
+        return (self._params(a, b, slots), self._blob[0])
+
+    # -- rank / unrank ------------------------------------------------------------------------
+    def locate(self, position: Any) -> tuple[int, int]:
+        """Canonical (tier, index) of a position of this board."""
+        r = self.rules
+        if (
+            not isinstance(position, DodgemPosition)
+            or position.size != r.size
+            or position.letters != r.letters
+        ):
+            raise NotationError(
+                f"{position} is not a position of {r.size}×{r.size} {r.geometry} Dodgem"
+            )
+        pl = self.placements
+        try:
+            g0 = pl.lookup[0][position.first]
+            g1 = pl.lookup[1][position.second]
+        except KeyError:
+            raise NotationError(f"{position} has too many cars for this board") from None
+        a, b = int(pl.key_of[g0]), int(pl.key_of[g1])
+        x, y = g0 - int(pl.key_offset[a]), g1 - int(pl.key_offset[b])
+        side = position.to_move
+        if self.symmetric and a > b:
+            a, b, side, x, y = b, a, 1 - side, y, x
+        return a * self._keys + b, int(_rank(self._base, self._blob[0], a, b, side, x, y))
+
+    def position(self, tier: int, index: int) -> DodgemPosition | None:
+        """The position at (tier, index) as stored, or None for an invalid index."""
+        pl = self.placements
+        a, b = divmod(tier, self._keys)
+        side, x, y = (int(v) for v in _unrank(self._base, self._blob[0], a, b, index))
+        m0 = int(pl.masks[0][int(pl.key_offset[a]) + x])
+        m1 = int(pl.masks[1][int(pl.key_offset[b]) + y])
+        if m0 & m1:
+            return None
+        return DodgemPosition(self.rules.size, m0, m1, side, self.rules.letters)
+
+    def start(self) -> DodgemPosition:
+        """The rules' start position."""
+        return self.rules.start()
+
+
+def from_spec(spec: dict[str, Any]) -> DodgemTiers:
+    """Rebuild an adapter from `DodgemTiers.spec()`."""
+    rules = DodgemRules(
+        size=int(spec["size"]),
+        geometry=spec["geometry"],
+        blocked=spec["blocked"],
+        goal=spec["goal"],
+    )
+    return DodgemTiers(rules, symmetric=bool(spec.get("symmetric", True)))
+
+
+def tiers_for(rules: Any) -> DodgemTiers | None:
+    """The tier game of a Dodgem ruleset the solver covers (sizes 3-6), else None."""
+    if not isinstance(rules, DodgemRules) or not 3 <= rules.size <= 6:
+        return None
+    return DodgemTiers(rules)

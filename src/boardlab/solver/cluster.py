@@ -1,0 +1,60 @@
+"""Dask clusters for the solver: a LocalCluster it starts itself, or an existing scheduler."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from boardlab.core.errors import BoardLabError
+
+
+class ClusterError(BoardLabError):
+    """A scheduler that cannot be reached, or a local cluster that cannot start."""
+
+
+def connect(workers: int, scheduler: str | None) -> tuple[Any, Any, int]:
+    """(client, cluster or None, number of workers). Raises ClusterError."""
+    from distributed import Client, LocalCluster
+
+    for name in ("distributed", "distributed.nanny", "distributed.scheduler", "tornado"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout="5s")  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        n = len(client.scheduler_info().get("workers", {}))
+        if n == 0:
+            with contextlib.suppress(Exception):
+                client.wait_for_workers(1, timeout=30)
+            n = len(client.scheduler_info().get("workers", {}))
+        return client, None, n
+    try:
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            memory_limit=0,  # the solver keeps to its own budget
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )
+    except Exception as exc:  # the port or the processes could not be had
+        raise ClusterError(f"cannot start a local Dask cluster: {exc}") from None
+    client = Client(cluster)  # type: ignore[no-untyped-call]
+    return client, cluster, workers
+
+
+def check_scheduler(address: str) -> None:
+    """Raise ClusterError unless a Dask scheduler answers at `address`."""
+    client, _, _ = connect(1, address)
+    disconnect(client, None)
+
+
+def disconnect(client: Any, cluster: Any) -> None:
+    """Close the client and stop a cluster we started (its worker processes included)."""
+    with contextlib.suppress(Exception):
+        client.close(timeout=10)
+    if cluster is not None:
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=20)

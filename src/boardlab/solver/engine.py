@@ -1,0 +1,523 @@
+"""The out-of-core tier solver: plan, solve packs of tiers, resume, and drive the levels.
+
+A game's tables live in one folder: `manifest.json` (the ruleset, the plan, and once done the
+totals) and one pack file per group of tiers (`packs/L<level>-<first tier>.bltier`). The
+plan is a pure function of the game: a tier's level is one more than its deepest child's, and
+the tiers of a level, by id, are grouped into packs of about PACK_POSITIONS positions (a big
+tier is a pack of its own). Packs of a level depend only on packs of lower levels, so they
+can be solved in any order, on any number of workers, and the files come out the same.
+
+A pack whose file is valid is never solved again: that is the whole resume logic. Memory:
+a worker holds the tiers it solves (about BYTES_PER_POSITION each) and an LRU cache of
+decompressed child tiers (2 bytes per position) bounded by its share of the memory budget.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from boardlab.core.errors import BoardLabError, CorruptTableError
+from boardlab.core.tiers import TierGame, tier_game_from_spec
+from boardlab.solver.kernel import BAD_CHILD, NO_MOVES, TOO_BIG, TOO_DEEP, solve_tier
+from boardlab.solver.tierfile import DEFAULT_CODEC, SUFFIX, PackFile, read_header, write_pack
+
+PACK_POSITIONS = 1 << 21
+PACK_TIERS = 4096
+BYTES_PER_POSITION = 24  # kernel work arrays while a tier is solved (codes included)
+MANIFEST = "manifest.json"
+GiB = 1 << 30
+DEFAULT_BUDGET = 12 * GiB
+
+
+class SolveError(BoardLabError):
+    """The solver found the game's declarations or its own state inconsistent."""
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A group of tiers of one level, solved and stored together."""
+
+    name: str
+    level: int
+    tiers: tuple[int, ...]
+    positions: int
+    largest: int  # positions of its largest tier
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every pack, level by level (children first), and which pack holds each tier."""
+
+    levels: tuple[tuple[Pack, ...], ...]
+    pack_of: dict[int, str]
+
+    @property
+    def packs(self) -> list[Pack]:
+        """All packs in solve order."""
+        return [p for lv in self.levels for p in lv]
+
+    @property
+    def positions(self) -> int:
+        """Positions (indices) of every canonical tier."""
+        return sum(p.positions for p in self.packs)
+
+
+def tier_levels(game: TierGame) -> dict[int, int]:
+    """Level of each tier: 0 without children, else one more than its deepest child."""
+    level: dict[int, int] = {}
+    for root in game.tiers():
+        if root in level:
+            continue
+        stack: list[tuple[int, list[int]]] = [(root, list(game.child_tiers(root)))]
+        on_path = {root}
+        while stack:
+            t, kids = stack[-1]
+            while kids and kids[-1] in level:
+                kids.pop()
+            if kids:
+                c = kids.pop()
+                if c in on_path:
+                    raise SolveError(
+                        f"{game.ruleset_id}: tier {game.tier_name(c)} is its own child"
+                    )
+                on_path.add(c)
+                stack.append((c, list(game.child_tiers(c))))
+                continue
+            stack.pop()
+            on_path.discard(t)
+            level[t] = 1 + max((level[c] for c in game.child_tiers(t)), default=-1)
+    return level
+
+
+def make_plan(game: TierGame) -> Plan:
+    """The deterministic plan of a game (see the module docstring)."""
+    levels = tier_levels(game)
+    by_level: dict[int, list[int]] = {}
+    for t, lv in levels.items():
+        by_level.setdefault(lv, []).append(t)
+    out: list[tuple[Pack, ...]] = []
+    pack_of: dict[int, str] = {}
+    for lv in sorted(by_level):
+        groups: list[list[int]] = [[]]
+        size = 0
+        for t in sorted(by_level[lv]):
+            n = game.tier_size(t)
+            if groups[-1] and (size + n > PACK_POSITIONS or len(groups[-1]) >= PACK_TIERS):
+                groups.append([])
+                size = 0
+            groups[-1].append(t)
+            size += n
+        packs: list[Pack] = []
+        for group in groups:
+            sizes = [game.tier_size(t) for t in group]
+            name = f"L{lv:03d}-{game.tier_name(group[0])}"
+            packs.append(Pack(name, lv, tuple(group), sum(sizes), max(sizes)))
+            for t in group:
+                pack_of[t] = name
+        out.append(tuple(packs))
+    return Plan(tuple(out), pack_of)
+
+
+def pack_path(folder: Path, name: str) -> Path:
+    """Where a pack's file lives."""
+    return folder / "packs" / f"{name}{SUFFIX}"
+
+
+# -- solving one pack ---------------------------------------------------------------------------
+
+
+class ChildCache:
+    """Decompressed child tiers (uint16), least recently used dropped beyond `budget` bytes."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._items: OrderedDict[tuple[str, int], npt.NDArray[np.uint16]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, folder: Path, tier: int, pack: str, hint: str) -> npt.NDArray[np.uint16]:
+        """The codes of a solved tier, from the cache or its pack file."""
+        key = (str(folder), tier)
+        with self._lock:
+            arr = self._items.get(key)
+            if arr is not None:
+                self._items.move_to_end(key)
+                return arr
+        pf = PackFile(pack_path(folder, pack), hint)
+        try:
+            arr = pf.tier_codes(tier)
+        finally:
+            pf.close()
+        with self._lock:
+            self._items[key] = arr
+            self.used += arr.nbytes
+            while self.used > self.budget and len(self._items) > 1:
+                _, old = self._items.popitem(last=False)
+                self.used -= old.nbytes
+        return arr
+
+
+_GAMES: dict[str, TierGame] = {}
+_CACHE: dict[str, ChildCache] = {}
+
+
+def _game(spec: dict[str, Any]) -> TierGame:
+    key = json.dumps(spec, sort_keys=True)
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = tier_game_from_spec(spec)
+    return game
+
+
+def _cache(budget: int) -> ChildCache:
+    key = str(budget)
+    cache = _CACHE.get(key)
+    if cache is None:
+        _CACHE.clear()
+        cache = _CACHE[key] = ChildCache(budget)
+    return cache
+
+
+def solve_one_tier(
+    game: TierGame, tier: int, children: Sequence[npt.NDArray[np.uint16]]
+) -> tuple[npt.NDArray[np.uint16], int]:
+    """Solve a tier given its children's codes (in `child_tiers` order); (codes, max rem)."""
+    k = game.kernel
+    size = game.tier_size(tier)
+    base = np.zeros(len(children) + 1, np.int64)
+    if children:
+        np.cumsum([len(c) for c in children], out=base[1:])
+        joined = np.concatenate(children) if len(children) > 1 else children[0]
+    else:
+        joined = np.zeros(1, np.uint16)
+    code = np.zeros(size, np.uint16)
+    ctx = game.tier_context(tier)
+    res = int(
+        solve_tier(k.primitive, k.moves, k.unmoves, ctx, size, k.max_moves, joined, base, code)
+    )
+    if res < 0:
+        why = {
+            BAD_CHILD: "a move leads to an invalid child entry",
+            TOO_DEEP: "remoteness beyond the kernel's limit",
+            NO_MOVES: "a position that is not finished has no moves",
+            TOO_BIG: "the tier is too big for one kernel call",
+        }[res]
+        raise SolveError(f"{game.ruleset_id} tier {game.tier_name(tier)}: {why}")
+    return code, res
+
+
+def solve_in_memory(game: TierGame) -> dict[int, npt.NDArray[np.uint16]]:
+    """Codes of every canonical tier, solved in this process without files (small games)."""
+    plan = make_plan(game)
+    out: dict[int, npt.NDArray[np.uint16]] = {}
+    for pack in plan.packs:
+        for tier in pack.tiers:
+            out[tier] = solve_one_tier(game, tier, [out[c] for c in game.child_tiers(tier)])[0]
+    return out
+
+
+def solve_pack(
+    spec: dict[str, Any],
+    folder: str,
+    pack: Pack,
+    pack_of: dict[int, str],
+    cache_budget: int,
+    codec: str = DEFAULT_CODEC,
+) -> dict[str, Any]:
+    """Solve every tier of a pack and write its file (the unit of work of a worker).
+
+    `pack_of` maps every child tier of the pack to the pack that holds it. Returns the pack's
+    summary (positions and counts), the same that its header holds."""
+    game = _game(spec)
+    where = Path(folder)
+    cache = _cache(cache_budget)
+    solved: list[tuple[int, npt.NDArray[np.uint16]]] = []
+    counts = np.zeros(65536, np.int64)
+    maxrem = 0
+    for tier in pack.tiers:
+        kids = [
+            cache.get(where, c, pack_of[c], game.rebuild_command) for c in game.child_tiers(tier)
+        ]
+        code, rem = solve_one_tier(game, tier, kids)
+        del kids
+        counts += game.weighted_counts(tier, code)
+        maxrem = max(maxrem, rem)
+        solved.append((tier, code))
+    summary = summarise(counts)
+    layout = {k: v for k, v in spec.items() if k != "adapter"}
+    header = {
+        "ruleset": game.ruleset_id,
+        "layout": layout,
+        "pack": pack.name,
+        "level": pack.level,
+        **summary,
+    }
+    size = write_pack(pack_path(where, pack.name), solved, header, codec)
+    return {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
+
+
+def summarise(counts: npt.NDArray[np.int64]) -> dict[str, Any]:
+    """Win/loss/draw counts, the largest remoteness and the code histogram (nonzero codes)."""
+    nz = np.flatnonzero(counts)
+    top = int(nz[-1]) if len(nz) else 0
+    return {
+        "win": int(counts[2::2].sum()),
+        "loss": int(counts[3::2].sum()),
+        "draw": int(counts[1]),
+        "invalid": int(counts[0]),
+        "max_remoteness": max(0, (top - 2) // 2) if top >= 2 else 0,
+        "histogram": [[int(c), int(counts[c])] for c in nz],
+    }
+
+
+# -- the folder -----------------------------------------------------------------------------
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The manifest, or None if absent or unreadable."""
+    try:
+        data: dict[str, Any] = json.loads((folder / MANIFEST).read_text())
+        return data
+    except (OSError, ValueError):
+        return None
+
+
+def write_manifest(folder: Path, data: dict[str, Any]) -> None:
+    """Write the manifest through a temporary file and a rename."""
+    path = folder / MANIFEST
+    tmp = path.with_name(f".{MANIFEST}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, sort_keys=True, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+def done_packs(game: TierGame, folder: Path, plan: Plan) -> dict[str, dict[str, Any]]:
+    """Header of every pack whose file is present and sound (damaged ones are removed)."""
+    out: dict[str, dict[str, Any]] = {}
+    packs = folder / "packs"
+    if not packs.is_dir():
+        return out
+    names = {p.name for p in plan.packs}
+    for tmp in packs.glob(".*.tmp"):
+        tmp.unlink(missing_ok=True)  # left by a run that was killed while writing
+    for path in packs.glob(f"*{SUFFIX}"):
+        name = path.name.removesuffix(SUFFIX)
+        if name not in names:
+            continue
+        try:
+            head = read_header(path, game.rebuild_command)
+        except CorruptTableError:
+            path.unlink(missing_ok=True)
+            continue
+        if head.get("ruleset") != game.ruleset_id or head.get("pack") != name:
+            continue
+        out[name] = head
+    return out
+
+
+def totals(headers: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Counts over packs: positions, win, loss, draw, max remoteness, histogram."""
+    hist: dict[int, int] = {}
+    for h in headers:
+        for c, n in h["histogram"]:
+            hist[c] = hist.get(c, 0) + n
+    win = sum(h["win"] for h in headers)
+    loss = sum(h["loss"] for h in headers)
+    draw = sum(h["draw"] for h in headers)
+    return {
+        "positions": win + loss + draw,
+        "win": win,
+        "loss": loss,
+        "draw": draw,
+        "max_remoteness": max((h["max_remoteness"] for h in headers), default=0),
+        "histogram": sorted([c, n] for c, n in hist.items() if c > 0),
+    }
+
+
+Progress = Callable[
+    [int, int, int, int, int], None
+]  # level, packs done, packs, positions done, all
+
+
+def solve_game(
+    game: TierGame,
+    folder: Path,
+    workers: int = 1,
+    scheduler: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    codec: str = DEFAULT_CODEC,
+    on_progress: Progress | None = None,
+    on_dashboard: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Solve every pack not yet on disk, level by level; returns the manifest.
+
+    With `workers` == 1 and no scheduler the packs are solved in this process; otherwise on a
+    Dask cluster (a LocalCluster of `workers` processes, or the one at `scheduler`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "packs").mkdir(exist_ok=True)
+    plan = make_plan(game)
+    manifest: dict[str, Any] = {
+        "ruleset": game.ruleset_id,
+        "spec": game.spec(),
+        "codec": codec,
+        "levels": len(plan.levels),
+        "tiers": len(plan.pack_of),
+        "packs": len(plan.packs),
+        "positions_indexed": plan.positions,
+        "complete": False,
+        "pack_tiers": {p.name: list(p.tiers) for p in plan.packs},
+    }
+    old = read_manifest(folder)
+    if old is not None and (
+        _layout(old.get("spec")) != _layout(manifest["spec"]) or old.get("codec") != codec
+    ):
+        raise BoardLabError(
+            f"{folder} holds tables of other rules or another codec; remove it or choose another"
+            " folder"
+        )
+    write_manifest(folder, manifest)
+    done = done_packs(game, folder, plan)
+    spec = game.spec()
+    total = plan.positions
+    positions = sum(p.positions for p in plan.packs if p.name in done)
+    runner = (
+        _LocalRunner(budget)
+        if workers <= 1 and scheduler is None
+        else _DaskRunner(workers, scheduler, budget, on_dashboard)
+    )
+    try:
+        for lv, packs in enumerate(plan.levels):
+            todo = [p for p in packs if p.name not in done]
+            ndone = len(packs) - len(todo)
+            if on_progress:
+                on_progress(lv, ndone, len(packs), positions, total)
+            if not todo:
+                continue
+            for pack, head in runner.run(spec, folder, todo, plan, codec):
+                done[pack.name] = head
+                ndone += 1
+                positions += pack.positions
+                if on_progress:
+                    on_progress(lv, ndone, len(packs), positions, total)
+    finally:
+        runner.close()
+    headers = [done[p.name] for p in plan.packs]
+    manifest.update(complete=True, **totals(headers))
+    manifest["bytes"] = sum(pack_path(folder, p.name).stat().st_size for p in plan.packs)
+    write_manifest(folder, manifest)
+    return manifest
+
+
+def _layout(spec: Any) -> Any:
+    """A spec without the adapter's module path (which may move between versions)."""
+    return {k: v for k, v in spec.items() if k != "adapter"} if isinstance(spec, dict) else spec
+
+
+def _children_map(game: TierGame, packs: Sequence[Pack], plan: Plan) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for p in packs:
+        for t in p.tiers:
+            for c in game.child_tiers(t):
+                out[c] = plan.pack_of[c]
+    return out
+
+
+def pack_memory(pack: Pack, game: TierGame) -> int:
+    """Bytes a worker needs to solve a pack, children not counted."""
+    return BYTES_PER_POSITION * pack.largest + 2 * pack.positions
+
+
+class _LocalRunner:
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+
+    def run(
+        self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
+    ) -> Any:
+        game = _game(spec)
+        cache_budget = max(GiB // 4, self.budget // 2)
+        for pack in todo:
+            head = solve_pack(
+                spec, str(folder), pack, _children_map(game, [pack], plan), cache_budget, codec
+            )
+            yield pack, head
+
+    def close(self) -> None:
+        _CACHE.clear()
+
+
+class _DaskRunner:
+    def __init__(
+        self,
+        workers: int,
+        scheduler: str | None,
+        budget: int,
+        on_dashboard: Callable[[str], None] | None,
+    ) -> None:
+        from boardlab.solver.cluster import connect
+
+        self.client, self.cluster, nworkers = connect(workers, scheduler)
+        self.workers = max(1, nworkers)
+        self.budget = budget
+        if on_dashboard and self.client.dashboard_link:
+            on_dashboard(str(self.client.dashboard_link))
+
+    def run(
+        self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
+    ) -> Any:
+        from distributed import wait
+
+        game = _game(spec)
+        # each worker keeps child tiers up to its share of half the budget; the packs in
+        # flight together must fit in the other half
+        cache_budget = max(GiB // 8, self.budget // (2 * self.workers))
+        free = self.budget - cache_budget * self.workers
+        queue = sorted(todo, key=lambda p: -p.largest)  # big ones first: a shorter tail
+        running: dict[Any, tuple[Pack, int]] = {}
+        in_use = 0
+        while queue or running:
+            while queue and len(running) < 2 * self.workers:
+                need = pack_memory(queue[0], game)
+                if running and in_use + need > free:
+                    break
+                pack = queue.pop(0)
+                fut = self.client.submit(
+                    solve_pack,
+                    spec,
+                    str(folder),
+                    pack,
+                    _children_map(game, [pack], plan),
+                    cache_budget,
+                    codec,
+                    key=f"solve-{plan_key(spec)}-{pack.name}",
+                    pure=False,
+                )
+                running[fut] = (pack, need)
+                in_use += need
+            finished, _ = wait(list(running), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
+            for fut in finished:
+                pack, need = running.pop(fut)
+                in_use -= need
+                head = fut.result()  # re-raises a task's error here
+                yield pack, head
+
+    def close(self) -> None:
+        from boardlab.solver.cluster import disconnect
+
+        disconnect(self.client, self.cluster)
+
+
+def plan_key(spec: dict[str, Any]) -> str:
+    """A short stable key of a game spec (Dask task names)."""
+    import hashlib
+
+    return hashlib.sha1(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:10]

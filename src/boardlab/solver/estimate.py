@@ -1,0 +1,167 @@
+"""Predict a whole solve from a sample: time, peak memory and disk, on 1 and N cores.
+
+Tiers are grouped by size class (powers of two); a few tiers of each class are solved with
+stand-in children (every child entry a draw: the same work per position, values aside), timed
+and compressed. Time per class is the mean per position times the positions of the class;
+on N cores each level takes at least as long as its slowest tier. Classes of tiers above
+2^MAX_SAMPLE_CLASS positions are not solved (the sample would take as long as a small solve):
+they take the time per position of the largest class sampled, which is where the time per
+position has levelled off.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from boardlab.core.tiers import TierGame
+from boardlab.solver.engine import BYTES_PER_POSITION, DEFAULT_BUDGET, make_plan, solve_one_tier
+from boardlab.solver.tierfile import BLOCK_ENTRIES, DEFAULT_CODEC, compress, narrow
+
+SAMPLES_PER_CLASS = 3
+MAX_SAMPLE_CLASS = 22  # tiers above 4 M positions take the time per position of this class
+
+
+@dataclass
+class Estimate:
+    """The prediction (seconds, bytes) and what it was made from."""
+
+    tiers: int
+    positions: int
+    levels: int
+    sampled_tiers: int
+    sampled_positions: int
+    sample_seconds: float
+    seconds_per_position: dict[int, float] = field(default_factory=dict)  # by size class
+    bytes_per_position: float = 0.0
+    one_core_seconds: float = 0.0
+    level_floor_seconds: list[float] = field(default_factory=list)  # slowest tier per level
+    level_seconds: list[float] = field(default_factory=list)  # all tiers of a level, 1 core
+    peak_worker_bytes: int = 0
+    disk_bytes: int = 0
+    budget: int = DEFAULT_BUDGET
+
+    def seconds_on(self, cores: int) -> float:
+        """Predicted wall time on `cores` workers."""
+        return sum(
+            max(t / cores, f)
+            for t, f in zip(self.level_seconds, self.level_floor_seconds, strict=True)
+        )
+
+    def workers_in_budget(self, cores: int) -> int:
+        """How many workers the memory budget lets solve the largest tiers at once."""
+        return max(1, min(cores, self.budget // max(1, self.peak_worker_bytes)))
+
+
+def _class(size: int) -> int:
+    return max(0, size.bit_length() - 1)
+
+
+def estimate(
+    game: TierGame, budget: int = DEFAULT_BUDGET, samples: int = SAMPLES_PER_CLASS
+) -> Estimate:
+    """Sample, time and extrapolate (see the module docstring)."""
+    plan = make_plan(game)
+    level_of = {t: p.level for p in plan.packs for t in p.tiers}
+    by_class: dict[int, list[int]] = {}
+    for t in sorted(level_of):
+        by_class.setdefault(_class(game.tier_size(t)), []).append(t)
+    spp: dict[int, float] = {}
+    sampled = 0
+    sampled_pos = 0
+    raw = 0
+    packed = 0
+    t_all = time.perf_counter()
+    # warm the compiled code on the smallest tier first, so compile time is not counted
+    smallest = min(level_of, key=game.tier_size)
+    _fake_solve(game, smallest)
+    for cls, tiers in sorted(by_class.items()):
+        if cls > MAX_SAMPLE_CLASS and spp:
+            continue
+        step = max(1, len(tiers) // samples)
+        picks = tiers[::step][:samples]
+        seconds = 0.0
+        positions = 0
+        for t in picks:
+            t0 = time.perf_counter()
+            codes = _fake_solve(game, t)
+            seconds += time.perf_counter() - t0
+            positions += len(codes)
+            arr = narrow(codes[: 64 * BLOCK_ENTRIES])
+            for lo in range(0, len(arr), BLOCK_ENTRIES):
+                chunk = arr[lo : lo + BLOCK_ENTRIES].tobytes()
+                raw += len(chunk) // arr.dtype.itemsize
+                packed += len(compress(chunk, DEFAULT_CODEC))
+        spp[cls] = seconds / max(1, positions)
+        sampled += len(picks)
+        sampled_pos += positions
+    largest_sampled = max(spp)
+    for cls in by_class:
+        spp.setdefault(cls, spp[largest_sampled])
+    est = Estimate(
+        tiers=len(level_of),
+        positions=plan.positions,
+        levels=len(plan.levels),
+        sampled_tiers=sampled,
+        sampled_positions=sampled_pos,
+        sample_seconds=time.perf_counter() - t_all,
+        seconds_per_position=spp,
+        bytes_per_position=packed / max(1, raw),
+        budget=budget,
+    )
+    for packs in plan.levels:
+        total = 0.0
+        floor = 0.0
+        for p in packs:
+            for t in p.tiers:
+                n = game.tier_size(t)
+                s = n * spp[_class(n)]
+                total += s
+                floor = max(floor, s)
+        est.level_seconds.append(total)
+        est.level_floor_seconds.append(floor)
+    est.one_core_seconds = sum(est.level_seconds)
+    biggest = max(level_of, key=game.tier_size)
+    children = sum(game.tier_size(c) for c in game.child_tiers(biggest))
+    blob = sum(a.nbytes for a in game.tier_context(biggest) if isinstance(a, np.ndarray))
+    est.peak_worker_bytes = BYTES_PER_POSITION * game.tier_size(biggest) + 4 * children + blob
+    est.disk_bytes = int(est.bytes_per_position * plan.positions)
+    return est
+
+
+def _fake_solve(game: TierGame, tier: int) -> Any:
+    kids = [np.ones(game.tier_size(c), np.uint16) for c in game.child_tiers(tier)]
+    return solve_one_tier(game, tier, kids)[0]
+
+
+def print_estimate(est: Estimate, name: str, cores: int, console: Any) -> None:
+    """The prediction as a few lines of text."""
+    gib = 1 << 30
+
+    def hours(s: float) -> str:
+        return f"{s / 3600:.1f} h" if s >= 3600 else f"{s / 60:.1f} min"
+
+    console.print(
+        f"{name}: {est.tiers:,} tiers in {est.levels} levels, {est.positions:,} positions "
+        f"(sampled {est.sampled_tiers} tiers, {est.sampled_positions:,} positions, "
+        f"in {est.sample_seconds:.1f} s)"
+    )
+    rate = est.positions / max(est.one_core_seconds, 1e-9)
+    console.print(f"time on 1 core: {hours(est.one_core_seconds)} ({rate / 1e6:.1f} M pos/s)")
+    for n in sorted({2, cores}):
+        w = est.workers_in_budget(n)
+        console.print(
+            f"time on {n} cores: {hours(est.seconds_on(w))}"
+            + (f" (memory budget allows {w} workers at once)" if w < n else "")
+        )
+    console.print(
+        f"peak memory: {est.peak_worker_bytes / gib:.1f} GiB per worker on the largest tier; "
+        f"budget {est.budget / gib:.0f} GiB"
+    )
+    console.print(
+        f"disk: {est.disk_bytes / 1e9:.1f} GB ({est.bytes_per_position:.3f} bytes per position, "
+        "from the sample)"
+    )
