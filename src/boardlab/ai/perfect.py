@@ -57,6 +57,10 @@ class PerfectPlayer:
         self.fallback = fallback
         self.build_small = build_small
 
+    def trim(self, entries: int) -> None:
+        """Bound the fallback search's tables (see SearchPlayer.trim)."""
+        self.fallback.trim(entries)
+
     def has_table(self, rules: DodgemRules) -> bool:
         """True if a complete table is open (or can be built at once) for `rules`."""
         return open_table(rules, build=self.build_small) is not None

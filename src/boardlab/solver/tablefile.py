@@ -1,4 +1,4 @@
-"""Tablebase files: writing (atomic) and reading (mmap, lazily checked blocks).
+"""Tablebase files: writing (atomic) and reading (pread, lazily checked blocks).
 
 Layout (docs/tablebase-format.md): magic, header length, JSON header, header CRC32, block
 table, then the zlib-compressed blocks of the code array in index order.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mmap
 import os
+import stat
 import struct
 import threading
 import zlib
@@ -98,56 +98,104 @@ def write_table(
 
 
 class TableFile:
-    """A tablebase file opened read-only through mmap; blocks are checked when first read."""
+    """A tablebase file opened read-only; blocks are read with `pread` and checked when first
+    used.
+
+    The file is never memory-mapped: a file truncated or rewritten in place while it is open
+    would turn a mapped read into SIGBUS and kill the process. Reads here are plain system
+    calls on the open descriptor, checked for length, and every block read first checks that
+    the file still has the size and identity it had when opened, so a changed file gives
+    CorruptTableError ("rebuild it with …") instead.
+    """
 
     def __init__(self, path: Path, rebuild_hint: str) -> None:
         self.path = path
         self._hint = rebuild_hint
-        with open(path, "rb") as fh:
-            try:
-                self._mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-            except ValueError:
-                self._fail("the file is empty")
-        mm = self._mm
-        if len(mm) < len(MAGIC) + 4 or mm[: len(MAGIC)] != MAGIC:
+        self._fd = -1
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except IsADirectoryError:
+            self._fail("is a folder, not a file")
+        except OSError as exc:
+            self._fail(f"cannot be read ({exc.strerror or exc.__class__.__name__})")
+        self._fd = fd
+        try:
+            self._open(fd)
+        except BaseException:
+            os.close(fd)
+            self._fd = -1
+            raise
+
+    def _open(self, fd: int) -> None:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            self._fail("is not a regular file")
+        self._identity = (st.st_dev, st.st_ino, st.st_size)
+        size = st.st_size
+        if size == 0:
+            self._fail("the file is empty")
+        head = self._pread(0, min(size, len(MAGIC) + 4))
+        if len(head) < len(MAGIC) + 4 or head[: len(MAGIC)] != MAGIC:
             self._fail("not a BoardLab tablebase (bad magic)")
-        (hlen,) = struct.unpack_from("<I", mm, len(MAGIC))
+        (hlen,) = struct.unpack_from("<I", head, len(MAGIC))
         start = len(MAGIC) + 4
-        if start + hlen + 4 > len(mm):
+        if start + hlen + 4 > size:
             self._fail("truncated header")
-        text = bytes(mm[start : start + hlen])
-        (crc,) = struct.unpack_from("<I", mm, start + hlen)
+        raw = self._pread(start, hlen + 4)
+        text = raw[:hlen]
+        (crc,) = struct.unpack_from("<I", raw, hlen)
         if zlib.crc32(text) != crc:
             self._fail("header checksum mismatch")
         try:
-            self.header: dict[str, Any] = json.loads(text)
-        except ValueError:
+            header = json.loads(text)
+        except (ValueError, RecursionError):
             self._fail("unreadable header")
+        self.header: dict[str, Any] = _checked_header(header, self._fail)
         h = self.header
-        if h.get("format_version") != FORMAT_VERSION or h.get("index_scheme") != INDEX_SCHEME:
-            self._fail(f"format {h.get('format_version')}/{h.get('index_scheme')} is not supported")
         nblocks = int(h["blocks"])
         tstart = start + hlen + 4
         tsize = 8 * (nblocks + 1) + 4 * nblocks
         self._payload = tstart + tsize
-        if self._payload + int(h["payload_bytes"]) != len(mm):
+        if self._payload + int(h["payload_bytes"]) != size:
             self._fail(
-                f"size is {len(mm)} bytes, expected {self._payload + int(h['payload_bytes'])}"
+                f"size is {size} bytes, expected {self._payload + int(h['payload_bytes'])}"
                 " (truncated or padded)"
             )
-        if zlib.crc32(mm[tstart : tstart + tsize]) != h["block_table_crc32"]:
+        table = self._pread(tstart, tsize)
+        if zlib.crc32(table) != h["block_table_crc32"]:
             self._fail("block table checksum mismatch")
-        self._offsets = np.frombuffer(mm, dtype="<u8", count=nblocks + 1, offset=tstart).astype(
-            np.int64
-        )
-        self._crcs = np.frombuffer(
-            mm, dtype="<u4", count=nblocks, offset=tstart + 8 * (nblocks + 1)
-        )
+        self._offsets = np.frombuffer(table, dtype="<u8", count=nblocks + 1).astype(np.int64)
+        self._crcs = np.frombuffer(table, dtype="<u4", count=nblocks, offset=8 * (nblocks + 1))
+        if self._offsets[0] != 0 or np.any(np.diff(self._offsets) < 0):
+            self._fail("block table out of order")
+        if int(self._offsets[-1]) != int(h["payload_bytes"]):
+            self._fail("block table does not match the payload size")
         self.entries = int(h["entries"])
         self.block_entries = int(h["block_entries"])
         self._dtype = np.dtype("<u1") if h["entry_bytes"] == 1 else np.dtype("<u2")
         self._cache: OrderedDict[int, npt.NDArray[Any]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _pread(self, offset: int, length: int) -> bytes:
+        """`length` bytes at `offset`, or CorruptTableError if the file no longer has them."""
+        try:
+            data = os.pread(self._fd, length, offset)
+        except OSError as exc:
+            self._fail(f"read failed ({exc.strerror or exc.__class__.__name__})")
+        if len(data) != length:
+            self._fail("the file is shorter than when it was opened (changed while in use)")
+        return data
+
+    def _check_unchanged(self) -> None:
+        """CorruptTableError if the open file was truncated or grown since it was opened."""
+        try:
+            st = os.fstat(self._fd)
+        except OSError as exc:
+            self._fail(f"cannot be read ({exc.strerror or exc.__class__.__name__})")
+        if (st.st_dev, st.st_ino, st.st_size) != self._identity:
+            self._fail(
+                f"the file changed while in use (now {st.st_size} bytes, was {self._identity[2]})"
+            )
 
     def _fail(self, why: str) -> NoReturn:
         raise CorruptTableError(f"{self.path}: {why}; rebuild it with: {self._hint}")
@@ -162,8 +210,11 @@ class TableFile:
             return self._load(b)
 
     def _load(self, b: int) -> npt.NDArray[Any]:
+        if not 0 <= b < len(self._crcs):
+            self._fail(f"no block {b}")
+        self._check_unchanged()
         lo, hi = int(self._offsets[b]) + self._payload, int(self._offsets[b + 1]) + self._payload
-        blob = self._mm[lo:hi]
+        blob = self._pread(lo, hi - lo)
         if zlib.crc32(blob) != int(self._crcs[b]):
             self._fail(f"block {b} checksum mismatch")
         try:
@@ -203,17 +254,62 @@ class TableFile:
     def check(self) -> None:
         """Verify the whole payload checksum; raises CorruptTableError."""
         sha = hashlib.sha256()
-        for b in range(len(self._crcs)):
-            lo, hi = (
-                int(self._offsets[b]) + self._payload,
-                int(self._offsets[b + 1]) + self._payload,
-            )
-            sha.update(self._mm[lo:hi])
+        self._check_unchanged()
+        pos, end = self._payload, self._payload + int(self.header["payload_bytes"])
+        while pos < end:
+            step = min(1 << 22, end - pos)
+            sha.update(self._pread(pos, step))
+            pos += step
         if sha.hexdigest() != self.header["payload_sha256"]:
             self._fail("payload checksum mismatch")
 
     def close(self) -> None:
-        """Release the mapping."""
+        """Release the file."""
         self._cache.clear()
-        del self._offsets, self._crcs
-        self._mm.close()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __del__(self) -> None:
+        fd = getattr(self, "_fd", -1)
+        if fd >= 0:
+            os.close(fd)
+
+
+_HEADER_INTS = ("blocks", "payload_bytes", "entries", "block_entries", "entry_bytes")
+
+
+def _checked_header(header: Any, fail: Callable[[str], NoReturn]) -> dict[str, Any]:
+    """The header if every field the reader relies on is present and of the right type and
+    range (a header with a valid checksum can still be crafted); else `fail(why)`."""
+    if not isinstance(header, dict):
+        fail("header is not an object")
+    if header.get("format_version") != FORMAT_VERSION or header.get("index_scheme") != (
+        INDEX_SCHEME
+    ):
+        fail(
+            f"format {header.get('format_version')!r}/{header.get('index_scheme')!r} "
+            "is not supported"
+        )
+    for key in _HEADER_INTS:
+        value = header.get(key)
+        if type(value) is not int or not 0 <= value < 1 << 48:
+            fail(f"header field {key!r} is missing or not a count")
+    if header["entry_bytes"] not in (1, 2):
+        fail("header field 'entry_bytes' must be 1 or 2")
+    if header["block_entries"] < 1:
+        fail("header field 'block_entries' must be positive")
+    need = (header["entries"] + header["block_entries"] - 1) // header["block_entries"]
+    if header["blocks"] != need:
+        fail(f"header says {header['blocks']} blocks for {header['entries']} entries")
+    crc = header.get("block_table_crc32")
+    if type(crc) is not int:
+        fail("header field 'block_table_crc32' is missing or not a number")
+    if not isinstance(header.get("payload_sha256"), str):
+        fail("header field 'payload_sha256' is missing")
+    for key in ("game", "ruleset"):
+        if key in header and not isinstance(header[key], str):
+            fail(f"header field {key!r} is not text")
+    if "options" in header and not isinstance(header["options"], dict):
+        fail("header field 'options' is not an object")
+    return header

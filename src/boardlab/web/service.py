@@ -10,8 +10,9 @@ import importlib
 import queue
 import random
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -21,6 +22,7 @@ import anyio
 
 from boardlab.core.errors import (
     BoardLabError,
+    CorruptTableError,
     IllegalMoveError,
     MissingTableError,
     NotationError,
@@ -30,6 +32,8 @@ from boardlab.core.outcome import Outcome
 from boardlab.core.registry import AnyRules, games, make_rules
 from boardlab.core.session import GameSession
 from boardlab.web import schemas as s
+from boardlab.web.limits import Budget
+from boardlab.web.security import hide_paths
 
 Session = GameSession[Any, Any]
 
@@ -148,11 +152,23 @@ def rules_key(rules: AnyRules) -> str:
     return f"{rules.game}:{opts}"
 
 
+SEARCH_TABLE_ENTRIES = 50_000  # search-table entries a pooled player keeps between requests
+MAX_POOLS = 8  # (level, ruleset) pools kept; the least recently used one goes first
+
+
+def trim_player(player: Any, entries: int = SEARCH_TABLE_ENTRIES) -> None:
+    """Bound what an idle player keeps (its search tables), if it knows how."""
+    trim = getattr(player, "trim", None)
+    if callable(trim):
+        trim(entries)
+
+
 class PlayerPool:
     """Up to `limit` instances of one computer player; each serves one request at a time
-    (players keep search tables that are not shared between threads)."""
+    (players keep search tables that are not shared between threads). A player going back
+    to the pool is trimmed to a bounded search table."""
 
-    def __init__(self, make: Callable[[], Any], limit: int = 4) -> None:
+    def __init__(self, make: Callable[[], Any], limit: int = 2) -> None:
         self._make = make
         self._limit = limit
         self._free: queue.LifoQueue[Any] = queue.LifoQueue()
@@ -187,78 +203,206 @@ class PlayerPool:
         try:
             yield p
         finally:
+            trim_player(p)
             self._free.put(p)
 
 
 @dataclass
 class TableJob:
-    """A tablebase being built in a background thread."""
+    """A tablebase being built in a separate process."""
 
     state: str = "building"
     done: int = 0
     total: int = 0
     message: str | None = None
+    process: Any = None  # multiprocessing.Process while building
+    counters: Any = None  # shared (done, total)
+
+
+class BuildsNotAllowedError(BoardLabError):
+    """Table builds were asked of a server that does not allow them (HTTP 403)."""
+
+
+class BuildBusyError(BoardLabError):
+    """Another table is being built; one build runs at a time (HTTP 409)."""
+
+
+def _set_parent_death_signal() -> None:
+    """Ask Linux to kill this process when its parent dies (no orphan builders)."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the pool's own shutdown still applies
+        pass
+
+
+def _build_process(
+    game: str, variant: str | None, size: int | None, tables: str | None, counters: Any
+) -> None:
+    """Entry point of a build process: its own process group, killed with its parent."""
+    import os
+
+    os.setpgrp()
+    _set_parent_death_signal()
+    solver = solver_module()
+    assert solver is not None
+    rules = rules_of(game, variant, size)
+
+    def progress(done: int, total: int) -> None:
+        counters[0], counters[1] = int(done), int(total)
+
+    solver.ensure_table(
+        rules, Path(tables) if tables else None, progress=False, on_progress=progress
+    )
+
+
+def _kill_group(proc: Any) -> None:
+    """SIGTERM, then SIGKILL, to a build process and every process it started."""
+    import os
+    import signal
+
+    pid = proc.pid
+    for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 3.0)):
+        if not proc.is_alive():
+            break
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, sig)
+        with suppress(ProcessLookupError):
+            os.kill(pid, sig)
+        proc.join(timeout=wait)
 
 
 class Service:
     """Shared, thread-safe caches (players, open tables, build jobs); never a game in play."""
 
-    def __init__(self, tables: Path | None = None, compute_threads: int = 4) -> None:
+    def __init__(
+        self,
+        tables: Path | None = None,
+        compute_threads: int = 4,
+        *,
+        allow_builds: bool = False,
+        max_pools: int = MAX_POOLS,
+    ) -> None:
         self.tables = tables
-        # computer moves and playouts share this many worker threads
+        self.allow_builds = allow_builds
+        # computer moves and playouts share this many worker threads (see web.limits)
         self.limiter = anyio.CapacityLimiter(compute_threads)
         self._lock = threading.Lock()
-        self._players: dict[tuple[str, str], PlayerPool] = {}
+        self._players: OrderedDict[tuple[str, str], PlayerPool] = OrderedDict()
+        self._max_pools = max(1, max_pools)
         self._open: dict[str, Any] = {}
         self._jobs: dict[str, TableJob] = {}
-        self._build_lock = threading.Lock()
 
     # -- players ---------------------------------------------------------------------------
     def _pool(self, level: str, rules: AnyRules) -> PlayerPool:
         from boardlab.ai.base import make_player
 
+        def make() -> Any:
+            player = make_player(level, rules)
+            if hasattr(player, "build_small"):
+                player.build_small = False  # level 4 never builds inside a move request
+            return player
+
         key = (level, rules_key(rules))
         with self._lock:
             pool = self._players.get(key)
+            if pool is not None:
+                self._players.move_to_end(key)
         if pool is None:
-            first = make_player(level, rules)  # raises, with the reason, for an unknown level
-            fresh = PlayerPool(lambda: make_player(level, rules))
+            first = make()  # raises, with the reason, for an unknown level
+            fresh = PlayerPool(make)
             fresh.add(first)
             with self._lock:
                 pool = self._players.setdefault(key, fresh)
+                self._players.move_to_end(key)
+                while len(self._players) > self._max_pools:
+                    # players borrowed from a dropped pool finish their request and go
+                    self._players.popitem(last=False)
         return pool
 
-    def choose(self, rules: AnyRules, session: Session, level: str, rng: random.Random) -> Any:
+    def pool_count(self) -> int:
+        """How many player pools are kept now (bounded by `max_pools`)."""
+        with self._lock:
+            return len(self._players)
+
+    def choose(
+        self,
+        rules: AnyRules,
+        session: Session,
+        level: str,
+        rng: random.Random,
+        budget: Budget | None = None,
+    ) -> Any:
         """A computer move for the side to move, from a pooled player of that level."""
         if session.is_over:
             raise IllegalMoveError("the game is over")
+        if budget is not None:
+            budget.check()
         history = session.positions[:-1]
         with self._pool(level, rules).player() as player:
-            return player.choose(rules, session.position, history, rng)
+            try:
+                return player.choose(rules, session.position, history, rng)
+            except CorruptTableError:
+                self._forget_table(rules)
+                raise
 
-    def computer_move(self, req: s.MoveRequest) -> s.MoveOut:
+    def _level4_table(self, rules: AnyRules, level: str) -> tuple[s.TableState | None, str | None]:
+        """For a level-4 Dodgem move: the table's state and, unless it is ready, a note."""
+        if level != "4" or rules.game != "dodgem":
+            return None, None
+        status = self.table_status(rules)
+        if status.state == "ready":
+            return "ready", None
+        if status.state == "damaged":
+            return "damaged", f"level 4 played by search: {status.message}"
+        if status.state in ("missing", "building", "failed"):
+            return status.state, "level 4 played by search: no complete table for these rules"
+        return None, None
+
+    def computer_move(self, req: s.MoveRequest, budget: Budget | None = None) -> s.MoveOut:
         """Replay, let the computer move, and report a forced win it sees."""
         rules, session = replay(req)
         rng = random.Random(f"{req.seed}:{len(session.moves)}")
-        move = self.choose(rules, session, req.level, rng)
+        table, note = self._level4_table(rules, req.level)
+        move = self.choose(rules, session, req.level, rng, budget)
         session.play(move)
-        forced = self.forced(rules, session) if req.forced else None
+        forced = None
+        if req.forced and (budget is None or not budget.exhausted()):
+            forced = self.forced(rules, session)
         return s.MoveOut(
             move=rules.format_move(move),
             player=req.level,
             state=state_out(rules, session),
             forced=forced,
+            table=table,
+            note=note,
         )
 
-    def playout(self, req: s.PlayoutRequest) -> s.PlayoutOut:
-        """Play on from the replayed position to the end (or max_plies) between two levels."""
+    def playout(self, req: s.PlayoutRequest, budget: Budget | None = None) -> s.PlayoutOut:
+        """Play on from the replayed position to the end, `max_plies` or the budget's end
+        (then `complete` is false: post the moves back to go on from there)."""
         rules, session = replay(req)
         first = len(session.moves)
+        stopped: s.StopReason | None = None
         while not session.is_over and len(session.moves) - first < req.max_plies:
+            if budget is not None and budget.exhausted():
+                stopped = "cancelled" if budget.cancel.is_set() else "time"
+                break
             rng = random.Random(f"{req.seed}:{len(session.moves)}")
             session.play(self.choose(rules, session, req.players[session.to_move], rng))
+        if stopped is None and not session.is_over:
+            stopped = "plies"
         played = [rules.format_move(m) for m in session.moves[first:]]
-        return s.PlayoutOut(moves=played, state=state_out(rules, session))
+        return s.PlayoutOut(
+            moves=played,
+            state=state_out(rules, session),
+            complete=session.is_over,
+            stopped=stopped,
+        )
 
     def pie(self, req: s.PieRequest) -> s.PieOut:
         """The computer's side of the Dot Dash pie: place a setup, or choose a colour for the
@@ -305,8 +449,22 @@ class Service:
     def _solver(self) -> ModuleType | None:
         return solver_module()
 
+    def _forget_table(self, rules: AnyRules) -> None:
+        """Drop a table found damaged, here and in the players' cache, so that the next
+        request opens the file again (e.g. once it has been rebuilt)."""
+        key = rules_key(rules)
+        with self._lock:
+            table = self._open.pop(key, None)
+        if table is not None and hasattr(table, "close"):
+            with suppress(Exception):
+                table.close()
+        tables_mod = optional_module("boardlab.ai.tables")
+        cache = getattr(tables_mod, "_open", None)
+        if isinstance(cache, dict):
+            cache.pop(rules, None)
+
     def table_status(self, rules: AnyRules) -> s.TableOut:
-        """Ready, missing, building (with progress), failed or unsolvable."""
+        """Ready, missing, building (with progress), failed, damaged or unsolvable."""
         ruleset = rules_key(rules)
         solver = self._solver()
         if solver is None:
@@ -331,23 +489,35 @@ class Service:
             job = self._jobs.get(ruleset)
             if ruleset in self._open:
                 return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
-        if job is not None and job.state in ("building", "failed"):
-            return s.TableOut(
-                ruleset=ruleset,
-                solvable=True,
-                state=job.state,  # type: ignore[arg-type]
-                done=job.done,
-                total=job.total,
-                message=job.message,
-            )
+        if job is not None:
+            self._poll(job)
+            if job.state in ("building", "failed"):
+                return s.TableOut(
+                    ruleset=ruleset,
+                    solvable=True,
+                    state=job.state,  # type: ignore[arg-type]
+                    done=job.done,
+                    total=job.total,
+                    message=job.message,
+                )
         try:
             self.table(rules)
         except MissingTableError as exc:
-            return s.TableOut(ruleset=ruleset, solvable=True, state="missing", message=str(exc))
+            return s.TableOut(
+                ruleset=ruleset, solvable=True, state="missing", message=hide_paths(str(exc))
+            )
+        except CorruptTableError as exc:
+            return s.TableOut(
+                ruleset=ruleset,
+                solvable=True,
+                state="damaged",
+                message=f"table damaged: {hide_paths(str(exc))}",
+            )
         return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
 
     def table(self, rules: AnyRules) -> Any:
-        """The open tablebase for these rules; raises MissingTableError."""
+        """The open tablebase for these rules; raises MissingTableError or CorruptTableError
+        (also for a file that cannot be read at all)."""
         key = rules_key(rules)
         with self._lock:
             table = self._open.get(key)
@@ -356,50 +526,117 @@ class Service:
         solver = self._solver()
         if solver is None:
             raise MissingTableError("the solver is not installed")
-        table = solver.open_table(rules, self.tables)
+        try:
+            table = solver.open_table(rules, self.tables)
+        except OSError as exc:
+            raise CorruptTableError(
+                f"cannot read the table ({exc.strerror or exc.__class__.__name__}); rebuild it "
+                f"with: boardlab solve --size {rules.size} --force"
+            ) from None
         with self._lock:
             return self._open.setdefault(key, table)
 
-    def start_build(
-        self, rules: AnyRules, run: Callable[[Callable[[], None]], None] | None = None
-    ) -> s.TableOut:
-        """Start building a table in the background (one build at a time); idempotent."""
+    def _poll(self, job: TableJob) -> None:
+        """Update a build job from its process (progress, and how it ended)."""
+        if job.counters is not None:
+            job.done, job.total = int(job.counters[0]), int(job.counters[1])
+        proc = job.process
+        if job.state != "building" or proc is None or proc.is_alive():
+            return
+        proc.join(timeout=0)
+        if job.state == "building":
+            if proc.exitcode == 0:
+                job.state = "ready"
+            else:
+                job.state = "failed"
+                job.message = job.message or f"the build stopped (exit status {proc.exitcode})"
+        job.process = None
+
+    def building(self) -> str | None:
+        """The ruleset being built now, if any."""
+        with self._lock:
+            jobs = list(self._jobs.items())
+        for key, job in jobs:
+            self._poll(job)
+            if job.state == "building":
+                return key
+        return None
+
+    def start_build(self, rules: AnyRules, allowed: bool | None = None) -> s.TableOut:
+        """Start building a table in a separate process (one build at a time); idempotent
+        for the table being built. `allowed` overrides the server's --allow-builds."""
+        if not (self.allow_builds if allowed is None else allowed):
+            raise BuildsNotAllowedError(
+                "table builds from the web are off on this server (start it with "
+                "--allow-builds, or build with `boardlab solve` on the server)"
+            )
         status = self.table_status(rules)
-        if status.state not in ("missing", "failed"):
+        if status.state not in ("missing", "failed", "damaged"):
             return status
         key = rules_key(rules)
+        other = self.building()
+        if other is not None and other != key:
+            raise BuildBusyError(f"another table is being built ({other}); try again later")
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        counters = ctx.Array("q", 2, lock=False)
+        job = TableJob(counters=counters)
+        self._forget_table(rules)
+        proc = ctx.Process(
+            target=_build_process,
+            args=(
+                rules.game,
+                rules.variant,
+                rules.size,
+                str(self.tables) if self.tables else None,
+                counters,
+            ),
+            name=f"boardlab-build-{key}",
+            daemon=True,
+        )
         with self._lock:
-            if key in self._jobs and self._jobs[key].state == "building":
-                return self.table_status(rules)
-            job = TableJob()
             self._jobs[key] = job
-
-        def work() -> None:
-            solver = self._solver()
-            assert solver is not None
-
-            def progress(done: int, total: int) -> None:
-                job.done, job.total = int(done), int(total)
-
-            try:
-                with self._build_lock:
-                    solver.ensure_table(rules, self.tables, progress=False, on_progress=progress)
-                self.table(rules)
-                job.state = "ready"
-            except Exception as exc:  # report any failure to the page rather than lose it
-                job.state = "failed"
-                job.message = " ".join(str(exc).split()) or exc.__class__.__name__
-
-        if run is not None:
-            run(work)
-        else:
-            threading.Thread(target=work, name=f"table-{key}", daemon=True).start()
+        proc.start()
+        job.process = proc
         return self.table_status(rules)
+
+    def cancel_build(self, rules: AnyRules) -> s.TableOut:
+        """Stop the build of these rules' table (its whole process group)."""
+        key = rules_key(rules)
+        with self._lock:
+            job = self._jobs.get(key)
+        if job is not None and job.state == "building" and job.process is not None:
+            job.state = "failed"
+            job.message = "the build was cancelled"
+            _kill_group(job.process)
+            job.process = None
+        return self.table_status(rules)
+
+    def close(self) -> None:
+        """Stop any build and close open tables (server shutdown)."""
+        with self._lock:
+            jobs = list(self._jobs.values())
+            tables = list(self._open.values())
+            self._open.clear()
+        for job in jobs:
+            if job.process is not None:
+                _kill_group(job.process)
+        for table in tables:
+            with suppress(Exception):
+                table.close()
 
     # -- analysis --------------------------------------------------------------------------
     def analysis(self, spec: s.GameSpec) -> s.AnalysisOut:
         """Values of the position, of every legal move and of every position of the game."""
         rules, session = replay(spec)
+        try:
+            return self._analysis(rules, session)
+        except CorruptTableError:
+            self._forget_table(rules)  # the next request opens the file again
+            raise
+
+    def _analysis(self, rules: AnyRules, session: Session) -> s.AnalysisOut:
         to_move = session.to_move
         solver = self._solver()
         status = self.table_status(rules)

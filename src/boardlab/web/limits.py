@@ -1,0 +1,164 @@
+"""Bounded work per request: a deadline, cancellation when the client goes away, and a fair
+share of the compute threads for every client.
+
+Computer moves and playouts run in worker threads. `WorkGate.run` gives each request a
+`Budget` (its deadline and a cancel flag that long loops check between steps), takes one of the
+client's own slots and then one of the shared slots, and watches the connection: when the client
+disconnects the budget is cancelled and the thread stops at its next check. A client that
+already has its share running and a few more waiting is answered 429 at once; a request that
+waits too long for a shared slot is answered 503, so no client can hold the others up.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import anyio
+import anyio.to_thread
+from starlette.requests import Request
+
+from boardlab.core.errors import BoardLabError
+
+T = TypeVar("T")
+
+
+class ServerBusyError(BoardLabError):
+    """The server has no thread free for this request now (HTTP 503); try again shortly."""
+
+
+class TooManyRequestsError(BoardLabError):
+    """This client already has its share of the server's threads busy (HTTP 429)."""
+
+
+class CancelledError(BoardLabError):
+    """The request was given up (client gone, or its deadline passed before it started)."""
+
+
+@dataclass
+class Budget:
+    """What one request may spend: a deadline (monotonic seconds) and a cancel flag."""
+
+    deadline: float
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+    @classmethod
+    def of(cls, seconds: float) -> Budget:
+        """A budget that ends `seconds` from now."""
+        return cls(time.monotonic() + seconds)
+
+    def left(self) -> float:
+        """Seconds left before the deadline (0 when past it)."""
+        return max(0.0, self.deadline - time.monotonic())
+
+    def exhausted(self) -> bool:
+        """True once the deadline has passed or the request was cancelled."""
+        return self.cancel.is_set() or time.monotonic() >= self.deadline
+
+    def check(self) -> None:
+        """Raise CancelledError if the request should stop now."""
+        if self.cancel.is_set():
+            raise CancelledError("the request was cancelled (the client went away)")
+        if time.monotonic() >= self.deadline:
+            raise CancelledError("the request ran out of time")
+
+
+@dataclass(frozen=True)
+class WorkLimits:
+    """The gate's settings; every field can be set from `boardlab serve`."""
+
+    threads: int = 4  # shared compute threads
+    per_client: int = 2  # of those, how many one client may use at once
+    waiting_per_client: int = 4  # further requests a client may have queued
+    queue_seconds: float = 10.0  # longest wait for a shared thread before 503
+    move_seconds: float = 20.0  # deadline of one computer move (players have own caps)
+    playout_seconds: float = 15.0  # deadline of a playout; the plies played so far return
+
+
+class _ClientSlots:
+    def __init__(self, size: int) -> None:
+        self.limiter = anyio.CapacityLimiter(size)
+        self.users = 0
+
+
+class WorkGate:
+    """Shared and per-client limits for the compute threads (one per app)."""
+
+    def __init__(self, limits: WorkLimits | None = None) -> None:
+        self.limits = limits or WorkLimits()
+        self.shared = anyio.CapacityLimiter(self.limits.threads)
+        self._clients: dict[str, _ClientSlots] = {}
+
+    def in_use(self) -> int:
+        """Requests inside the gate now (running or waiting), all clients together."""
+        return sum(c.users for c in self._clients.values())
+
+    async def run(self, request: Request, seconds: float, work: Callable[[Budget], T]) -> T:
+        """Run `work(budget)` in a worker thread under the client's and the shared limits."""
+        client = request.client.host if request.client else "?"
+        lim = self.limits
+        slots = self._clients.get(client)
+        if slots is None:
+            slots = self._clients[client] = _ClientSlots(lim.per_client)
+        if slots.users >= lim.per_client + lim.waiting_per_client:
+            raise TooManyRequestsError(
+                f"too many requests at once from this client (at most {lim.per_client} "
+                f"running and {lim.waiting_per_client} waiting); try again when one is answered"
+            )
+        slots.users += 1
+        budget = Budget.of(seconds)
+        outcome: list[T] = []
+        failure: list[BaseException] = []
+
+        async def main(cancel: anyio.CancelScope) -> None:
+            try:
+                outcome.append(await self._run(slots, budget, work))
+            except Exception as exc:  # raised again outside the task group, unwrapped
+                failure.append(exc)
+            finally:
+                cancel.cancel()
+
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(_watch_disconnect, request, budget)
+                await main(tg.cancel_scope)
+            if failure:
+                raise failure[0]
+            return outcome[0]
+        finally:
+            slots.users -= 1
+            if slots.users == 0 and self._clients.get(client) is slots:
+                del self._clients[client]
+
+    async def _run(self, slots: _ClientSlots, budget: Budget, work: Callable[[Budget], T]) -> T:
+        wait = min(self.limits.queue_seconds, budget.left())
+        with anyio.move_on_after(wait) as scope:
+            await slots.limiter.acquire()
+        if scope.cancelled_caught:
+            raise ServerBusyError("the server is busy with this client's other requests")
+        try:
+            with anyio.move_on_after(max(0.0, wait - 0.0)) as scope:
+                await self.shared.acquire()
+            if scope.cancelled_caught:
+                raise ServerBusyError("the server is busy; try again in a few seconds")
+            try:
+                budget.check()
+                # not abandoned on cancel: the thread's slot is held until it really ends,
+                # and the budget makes it end soon
+                return await anyio.to_thread.run_sync(work, budget)
+            finally:
+                self.shared.release()
+        finally:
+            slots.limiter.release()
+
+
+async def _watch_disconnect(request: Request, budget: Budget) -> None:
+    """Cancel `budget` as soon as the client disconnects."""
+    while not budget.cancel.is_set():
+        if await request.is_disconnected():
+            budget.cancel.set()
+            return
+        await anyio.sleep(0.2)
