@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from boardlab import __version__
-from boardlab.cli.common import err_console, one_line
+from boardlab.cli.common import err_console, error_text, one_line
 
 # Each module in boardlab.cli named here defines `register(subparsers)`, which adds its parser
 # and sets `func` (args -> exit status) as a default.
@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except (BoardLabError, OSError) as exc:
-        err_console.print(f"[bold red]error:[/] {one_line(exc)}", soft_wrap=True)
+        err_console.print(error_text(one_line(exc)), soft_wrap=True)
         return 2
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 from boardlab.cli.common import UsageError, console
 
+MAX_BODY_KB = 256
+
 
 def register(subparsers: Any) -> None:
     """Add the `serve` parser."""
@@ -23,26 +25,81 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--tables", type=Path, default=None, help="tablebase folder (default: user data)"
     )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server answers to besides localhost and --host (repeatable; "
+        "'*' for any, e.g. behind a proxy that checks it)",
+    )
+    p.add_argument(
+        "--allow-builds",
+        action="store_true",
+        help="let every client start table builds (default: only clients on this machine)",
+    )
+    p.add_argument(
+        "--max-body",
+        type=int,
+        default=MAX_BODY_KB,
+        metavar="KB",
+        help=f"largest request body in kB (default {MAX_BODY_KB})",
+    )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=4,
+        help="threads for computer moves and playouts, all clients together (default 4)",
+    )
+    p.add_argument(
+        "--per-client",
+        type=int,
+        default=2,
+        help="of those, how many one client may use at once (default 2)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import uvicorn
+    from rich.text import Text
 
     from boardlab.web import create_app
+    from boardlab.web.limits import WorkLimits
 
     if not 0 < args.port < 65536:
         raise UsageError(f"port must be 1-65535, not {args.port}")
+    if not 1 <= args.max_body <= 64 * 1024:
+        raise UsageError(f"--max-body must be 1-65536 kB, not {args.max_body}")
+    if not 1 <= args.threads <= 64:
+        raise UsageError(f"--threads must be 1-64, not {args.threads}")
+    if not 1 <= args.per_client <= args.threads:
+        raise UsageError(f"--per-client must be 1 to --threads ({args.threads})")
     if args.tables is not None:
         # the computer players find tables through the same setting
         os.environ["BOARDLAB_TABLES"] = str(args.tables)
-    app = create_app(tables=args.tables)
+    hosts = [*args.allowed_host]
+    if args.host not in ("0.0.0.0", "::", ""):
+        hosts.append(args.host)  # the address it listens on is a name it answers to
+    app = create_app(
+        tables=args.tables,
+        allow_builds=args.allow_builds,
+        allowed_hosts=hosts,
+        max_body=args.max_body * 1024,
+        limits=WorkLimits(threads=args.threads, per_client=args.per_client),
+    )
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     url = f"http://{shown}:{args.port}/"
-    console.print(f"BoardLab at [bold]{url}[/] (Ctrl-C to stop)")
+    console.print(Text.assemble("BoardLab at ", (url, "bold"), " (Ctrl-C to stop)"))
     if args.host not in ("127.0.0.1", "::1", "localhost"):
-        console.print(f"[yellow]note:[/] listening on {args.host}, reachable from other machines")
+        console.print(
+            Text.assemble(
+                ("note:", "yellow"),
+                f" listening on {args.host}, reachable from other machines; answering to "
+                f"host names: localhost, {', '.join(hosts) or '(none added)'}",
+            )
+        )
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -16,13 +16,16 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from boardlab.ai.base import make_player
 from boardlab.ai.match import play_game
-from boardlab.cli.common import add_game_args, console, rules_from_args
+from boardlab.cli.common import UsageError, add_game_args, console, rules_from_args
 from boardlab.cli.play import add_side_args, render, sides_from_args
 from boardlab.core.errors import UnknownGameError
 from boardlab.core.session import GameSession
+
+MAX_DELAY = 60.0
 
 
 def register(sub: Any) -> None:
@@ -50,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
         raise UnknownGameError("watch is computer against computer: give each side random or 1-4")
     if args.games < 1:
         raise UnknownGameError("--games must be at least 1")
+    if not 0 <= args.delay <= MAX_DELAY:  # also refuses nan and inf
+        raise UsageError(f"--delay must be 0 to {MAX_DELAY:g} seconds")
     players = [make_player(s, rules) for s in sides]
     start = rules.parse_position(args.position) if args.position else None
     rng = random.Random(args.seed)
@@ -66,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         console.print(render(rules, start if start is not None else rules.start(), None))
         session = play_game(rules, players, rng, start=start, on_move=show)
         result = session.result
-        console.print(f"[bold]{result.describe(names) if result else 'Unfinished'}[/]")
+        console.print(Text(result.describe(names) if result else "Unfinished", style="bold"))
         return 0
     tally = {0: 0, 1: 0, None: 0}
     columns = (
