@@ -156,11 +156,11 @@ SEARCH_TABLE_ENTRIES = 50_000  # search-table entries a pooled player keeps betw
 MAX_POOLS = 8  # (level, ruleset) pools kept; the least recently used one goes first
 
 
-def trim_player(player: Any, entries: int = SEARCH_TABLE_ENTRIES) -> None:
+def trim_player(player: Any, entries: int | None = None) -> None:
     """Bound what an idle player keeps (its search tables), if it knows how."""
     trim = getattr(player, "trim", None)
     if callable(trim):
-        trim(entries)
+        trim(SEARCH_TABLE_ENTRIES if entries is None else entries)
 
 
 class PlayerPool:
