@@ -217,6 +217,7 @@ class TableJob:
     message: str | None = None
     process: Any = None  # multiprocessing.Process while building
     counters: Any = None  # shared (done, total)
+    failure: Any = None  # shared bytes: the build's one-line error
 
 
 class BuildsNotAllowedError(BoardLabError):
@@ -241,23 +242,39 @@ def _set_parent_death_signal() -> None:
 
 
 def _build_process(
-    game: str, variant: str | None, size: int | None, tables: str | None, counters: Any
+    game: str,
+    variant: str | None,
+    size: int | None,
+    tables: str | None,
+    counters: Any,
+    message: Any,
 ) -> None:
-    """Entry point of a build process: its own process group, killed with its parent."""
+    """Entry point of a build process: its own process group, killed with its parent; a
+    failure is written to `message` as one line (no traceback on the server's stderr)."""
     import os
+    import sys
 
     os.setpgrp()
     _set_parent_death_signal()
-    solver = solver_module()
-    assert solver is not None
-    rules = rules_of(game, variant, size)
 
     def progress(done: int, total: int) -> None:
         counters[0], counters[1] = int(done), int(total)
 
-    solver.ensure_table(
-        rules, Path(tables) if tables else None, progress=False, on_progress=progress
-    )
+    try:
+        solver = importlib.import_module("boardlab.solver.api")
+        rules = rules_of(game, variant, size)
+        folder = Path(tables) if tables else None
+        try:
+            solver.ensure_table(rules, folder, progress=False, on_progress=progress)
+        except CorruptTableError:  # a damaged file: build it again over it
+            solver.run_build(rules, folder, 1, False, progress)
+    except Exception as exc:
+        text = hide_paths(" ".join(str(exc).split()) or exc.__class__.__name__)
+        message.value = text.encode("utf-8", "replace")[: BUILD_MESSAGE_BYTES - 1]
+        sys.exit(1)
+
+
+BUILD_MESSAGE_BYTES = 400
 
 
 def _kill_group(proc: Any) -> None:
@@ -549,7 +566,8 @@ class Service:
                 job.state = "ready"
             else:
                 job.state = "failed"
-                job.message = job.message or f"the build stopped (exit status {proc.exitcode})"
+                told = bytes(job.failure.value).decode("utf-8", "replace") if job.failure else ""
+                job.message = told or f"the build stopped (exit status {proc.exitcode})"
         job.process = None
 
     def building(self) -> str | None:
@@ -581,7 +599,8 @@ class Service:
 
         ctx = mp.get_context("spawn")
         counters = ctx.Array("q", 2, lock=False)
-        job = TableJob(counters=counters)
+        message = ctx.Array("c", BUILD_MESSAGE_BYTES, lock=False)
+        job = TableJob(counters=counters, failure=message)
         self._forget_table(rules)
         proc = ctx.Process(
             target=_build_process,
@@ -591,6 +610,7 @@ class Service:
                 rules.size,
                 str(self.tables) if self.tables else None,
                 counters,
+                message,
             ),
             name=f"boardlab-build-{key}",
             daemon=True,
