@@ -7,6 +7,8 @@ For `--seconds` (default 60) on loopback only:
   level-4 moves on 6×6 to 8×8, table builds), each giving up after 10 s and sending the next;
 - 2 clients send oversized bodies (10 MB of unknown JSON keys);
 - one client asks /api/health every 0.1 s.
+Each simulated client connects from its own loopback address (127.0.0.10 and up), so the
+server tells them apart as it would clients on a network.
 Prints normal-play p50/p95/p99, health latency, errors by kind and the server's memory (RSS
 of the server and its children) at start and end.
 
@@ -104,6 +106,13 @@ class Stats:
             self.codes[group][outcome] += 1
 
 
+def client_at(base: str, n: int, timeout: float) -> httpx.Client:
+    """An HTTP client from its own loopback address 127.0.0.n, so that the server sees one
+    client per simulated user (as it would over a network)."""
+    transport = httpx.HTTPTransport(local_address=f"127.0.0.{n}")
+    return httpx.Client(base_url=base, timeout=timeout, transport=transport)
+
+
 def timed(
     stats: Stats, group: str, client: httpx.Client, method: str, url: str, **kw: Any
 ) -> httpx.Response | None:
@@ -122,7 +131,7 @@ def timed(
 
 def normal_client(base: str, seed: int, stop: threading.Event, stats: Stats) -> None:
     rng = random.Random(seed)
-    with httpx.Client(base_url=base, timeout=30) as client:
+    with client_at(base, 10 + seed, 30) as client:
         while not stop.is_set():
             moves: list[str] = []
             for _ in range(30):
@@ -149,7 +158,7 @@ def normal_client(base: str, seed: int, stop: threading.Event, stats: Stats) -> 
 def heavy_client(base: str, k: int, stop: threading.Event, stats: Stats) -> None:
     rng = random.Random(1000 + k)
     variants = ["classic", "blocked-loses", "misere"]
-    with httpx.Client(base_url=base, timeout=10) as client:
+    with client_at(base, 40 + k, 10) as client:
         i = 0
         while not stop.is_set():
             i += 1
@@ -166,10 +175,10 @@ def heavy_client(base: str, k: int, stop: threading.Event, stats: Stats) -> None
                 timed(stats, "heavy", client, "POST", "/api/tables", json=body)
 
 
-def oversized_client(base: str, stop: threading.Event, stats: Stats) -> None:
+def oversized_client(base: str, k: int, stop: threading.Event, stats: Stats) -> None:
     junk = {f"k{i:07d}": "x" * 80 for i in range(110_000)}  # about 10 MB
     body = json.dumps({"size": 5, **junk}).encode()
-    with httpx.Client(base_url=base, timeout=20) as client:
+    with client_at(base, 50 + k, 20) as client:
         while not stop.is_set():
             timed(stats, "oversized", client, "POST", "/api/state", content=body,
                   headers={"content-type": "application/json"})  # fmt: skip
@@ -177,7 +186,7 @@ def oversized_client(base: str, stop: threading.Event, stats: Stats) -> None:
 
 
 def health_client(base: str, stop: threading.Event, stats: Stats) -> None:
-    with httpx.Client(base_url=base, timeout=30) as client:
+    with client_at(base, 60, 30) as client:
         while not stop.is_set():
             timed(stats, "health", client, "GET", "/api/health")
             time.sleep(0.1)
@@ -188,7 +197,13 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0, help="length of the run (max 120)")
     ap.add_argument("--port", type=int, default=8161, help="loopback port for the server")
     ap.add_argument("--src", type=Path, default=None, help="run the server from this src dir")
+    ap.add_argument("--normal", type=int, default=NORMAL, help=f"normal clients ({NORMAL})")
+    ap.add_argument("--heavy", type=int, default=HEAVY, help=f"heavy clients ({HEAVY})")
+    ap.add_argument("--oversized", type=int, default=OVERSIZED, help=f"({OVERSIZED})")
     args = ap.parse_args()
+    normal_n = min(max(args.normal, 0), 25)
+    heavy_n = min(max(args.heavy, 0), 5)
+    oversized_n = min(max(args.oversized, 0), 2)
     seconds = min(max(args.seconds, 5.0), 120.0)
     base = f"http://{HOST}:{args.port}"
     print(f"machine: {platform.machine()} cpus={os.cpu_count()} python={platform.python_version()}"
@@ -203,11 +218,11 @@ def main() -> None:
             stats = Stats()
             stop = threading.Event()
             threads = [threading.Thread(target=normal_client, args=(base, i, stop, stats))
-                       for i in range(NORMAL)]  # fmt: skip
+                       for i in range(normal_n)]  # fmt: skip
             threads += [threading.Thread(target=heavy_client, args=(base, k, stop, stats))
-                        for k in range(HEAVY)]  # fmt: skip
-            threads += [threading.Thread(target=oversized_client, args=(base, stop, stats))
-                        for _ in range(OVERSIZED)]  # fmt: skip
+                        for k in range(heavy_n)]  # fmt: skip
+            threads += [threading.Thread(target=oversized_client, args=(base, k, stop, stats))
+                        for k in range(oversized_n)]  # fmt: skip
             threads.append(threading.Thread(target=health_client, args=(base, stop, stats)))
             for t in threads:
                 t.daemon = True
@@ -231,7 +246,8 @@ def main() -> None:
                 proc.kill()
     normal, health = stats.times["normal"], stats.times["health"]
     ms = 1000.0
-    print(f"run: {seconds:.0f} s, {NORMAL} normal clients, {HEAVY} heavy, {OVERSIZED} oversized")
+    print(f"run: {seconds:.0f} s, {normal_n} normal clients, {heavy_n} heavy, "
+          f"{oversized_n} oversized")  # fmt: skip
     if normal:
         p50, p95 = statistics.median(normal) * ms, percentile(normal, 0.95) * ms
         p99, top = percentile(normal, 0.99) * ms, max(normal) * ms

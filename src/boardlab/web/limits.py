@@ -71,6 +71,7 @@ class WorkLimits:
     """The gate's settings; every field can be set from `boardlab serve`."""
 
     threads: int = 4  # shared compute threads
+    heavy_threads: int = 2  # of those, how many may run heavy work (playouts, levels 3-4)
     per_client: int = 2  # of those, how many one client may use at once
     waiting_per_client: int = 4  # further requests a client may have queued
     queue_seconds: float = 10.0  # longest wait for a shared thread before 503
@@ -90,14 +91,25 @@ class WorkGate:
     def __init__(self, limits: WorkLimits | None = None) -> None:
         self.limits = limits or WorkLimits()
         self.shared = anyio.CapacityLimiter(self.limits.threads)
+        # heavy work never takes every thread: the rest stay free for quick moves
+        self.heavy = anyio.CapacityLimiter(
+            max(1, min(self.limits.heavy_threads, self.limits.threads))
+        )
         self._clients: dict[str, _ClientSlots] = {}
 
     def in_use(self) -> int:
         """Requests inside the gate now (running or waiting), all clients together."""
         return sum(c.users for c in self._clients.values())
 
-    async def run(self, request: Request, seconds: float, work: Callable[[Budget], T]) -> T:
-        """Run `work(budget)` in a worker thread under the client's and the shared limits."""
+    async def run(
+        self,
+        request: Request,
+        seconds: float,
+        work: Callable[[Budget], T],
+        heavy: bool = False,
+    ) -> T:
+        """Run `work(budget)` in a worker thread under the client's and the shared limits
+        (and the heavy-work limit when `heavy`)."""
         client = request.client.host if request.client else "?"
         lim = self.limits
         slots = self._clients.get(client)
@@ -115,7 +127,7 @@ class WorkGate:
 
         async def main(cancel: anyio.CancelScope) -> None:
             try:
-                outcome.append(await self._run(slots, budget, work))
+                outcome.append(await self._run(slots, budget, work, heavy))
             except Exception as exc:  # raised again outside the task group, unwrapped
                 failure.append(exc)
             finally:
@@ -133,26 +145,31 @@ class WorkGate:
             if slots.users == 0 and self._clients.get(client) is slots:
                 del self._clients[client]
 
-    async def _run(self, slots: _ClientSlots, budget: Budget, work: Callable[[Budget], T]) -> T:
-        wait = min(self.limits.queue_seconds, budget.left())
-        with anyio.move_on_after(wait) as scope:
-            await slots.limiter.acquire()
-        if scope.cancelled_caught:
-            raise ServerBusyError("the server is busy with this client's other requests")
+    async def _run(
+        self, slots: _ClientSlots, budget: Budget, work: Callable[[Budget], T], heavy: bool
+    ) -> T:
+        limiters = [slots.limiter, *([self.heavy] if heavy else []), self.shared]
+        messages = [
+            "the server is busy with this client's other requests",
+            *(["the server is busy with long computations; try again shortly"] if heavy else []),
+            "the server is busy; try again in a few seconds",
+        ]
+        end = min(self.limits.queue_seconds, budget.left()) + anyio.current_time()
+        held: list[anyio.CapacityLimiter] = []
         try:
-            with anyio.move_on_after(max(0.0, wait - 0.0)) as scope:
-                await self.shared.acquire()
-            if scope.cancelled_caught:
-                raise ServerBusyError("the server is busy; try again in a few seconds")
-            try:
-                budget.check()
-                # not abandoned on cancel: the thread's slot is held until it really ends,
-                # and the budget makes it end soon
-                return await anyio.to_thread.run_sync(work, budget)
-            finally:
-                self.shared.release()
+            for limiter, message in zip(limiters, messages, strict=True):
+                with anyio.move_on_after(max(0.0, end - anyio.current_time())) as scope:
+                    await limiter.acquire()
+                if scope.cancelled_caught:
+                    raise ServerBusyError(message)
+                held.append(limiter)
+            budget.check()
+            # not abandoned on cancel: the thread's slot is held until it really ends, and
+            # the budget makes it end soon
+            return await anyio.to_thread.run_sync(work, budget)
         finally:
-            slots.limiter.release()
+            for limiter in reversed(held):
+                limiter.release()
 
 
 async def _watch_disconnect(request: Request, budget: Budget) -> None:

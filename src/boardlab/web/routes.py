@@ -65,8 +65,12 @@ async def computer_move(req: s.MoveRequest, request: Request) -> s.MoveOut:
     """The computer's move at a level (1-4, or random) in the replayed position. Level 4 on
     Dodgem says in `table` whether it played from a complete table, and why not in `note`."""
     service, gate = _service(request), _gate(request)
+    heavy = req.level in ("3", "4")
     return await gate.run(
-        request, gate.limits.move_seconds, lambda budget: service.computer_move(req, budget)
+        request,
+        gate.limits.move_seconds,
+        lambda budget: service.computer_move(req, budget),
+        heavy=heavy,
     )
 
 
@@ -75,7 +79,9 @@ async def pie(req: s.PieRequest, request: Request) -> s.PieOut:
     """The computer's part of the Dot Dash pie setup: it places three stones, or it chooses a
     colour for the human's setup (the computer's level then plays that colour)."""
     service, gate = _service(request), _gate(request)
-    return await gate.run(request, gate.limits.move_seconds, lambda budget: service.pie(req))
+    return await gate.run(
+        request, gate.limits.move_seconds, lambda budget: service.pie(req), heavy=True
+    )
 
 
 @router.post("/playout", responses=COMPUTE_ERRORS)
@@ -85,7 +91,10 @@ async def playout(req: s.PlayoutRequest, request: Request) -> s.PlayoutOut:
     back to go on)."""
     service, gate = _service(request), _gate(request)
     return await gate.run(
-        request, gate.limits.playout_seconds, lambda budget: service.playout(req, budget)
+        request,
+        gate.limits.playout_seconds,
+        lambda budget: service.playout(req, budget),
+        heavy=True,
     )
 
 
