@@ -47,8 +47,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of `pid` and all its descendants, in MB (Linux /proc)."""
+def rss_mb(pid: int, children_too: bool = True) -> float:
+    """Resident memory of `pid` (and all its descendants), in MB (Linux /proc)."""
     children: dict[int, list[int]] = collections.defaultdict(list)
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -62,7 +62,8 @@ def rss_mb(pid: int) -> float:
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
-        todo.extend(children.get(p, ()))
+        if children_too:
+            todo.extend(children.get(p, ()))
         try:
             with open(f"/proc/{p}/status") as fh:
                 for line in fh:
@@ -215,6 +216,7 @@ def main() -> None:
                 c.post("/api/move", json={"size": 5, "level": "2"})
                 c.post("/api/state", json={"size": 5})
             mem_start = rss_mb(proc.pid)
+            main_start = rss_mb(proc.pid, children_too=False)
             stats = Stats()
             stop = threading.Event()
             threads = [threading.Thread(target=normal_client, args=(base, i, stop, stats))
@@ -238,6 +240,7 @@ def main() -> None:
             mem_end = rss_mb(proc.pid)
             time.sleep(5)
             mem_after = rss_mb(proc.pid)
+            main_end = rss_mb(proc.pid, children_too=False)
         finally:
             proc.terminate()
             try:
@@ -265,7 +268,8 @@ def main() -> None:
     bad = sum(n for code, n in stats.codes["normal"].items() if code != "200")
     print(f"normal-play errors: {bad}")
     print(f"server memory: start {mem_start:.0f} MB, peak {mem_peak:.0f} MB, "
-          f"end {mem_end:.0f} MB, 5 s after {mem_after:.0f} MB")  # fmt: skip
+          f"end {mem_end:.0f} MB, 5 s after {mem_after:.0f} MB (with worker processes); "
+          f"server process alone {main_start:.0f} -> {main_end:.0f} MB")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ What the server protects against is described in the README ("Exposing the serve
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,6 +36,7 @@ from boardlab.web.security import (
     hide_paths,
 )
 from boardlab.web.service import BuildBusyError, BuildsNotAllowedError, Service
+from boardlab.web.workers import WorkerPool
 
 STATIC = Path(__file__).parent / "static"
 
@@ -96,9 +98,20 @@ def create_app(
     `allow_builds`: table builds for every client (else for local clients only);
     `max_body`: the request-body limit in bytes; `limits`: the work gate's settings."""
 
+    work = limits or WorkLimits()
+    pool = (
+        WorkerPool(max(1, min(work.heavy_threads, work.threads)), tables)
+        if work.processes
+        else None
+    )
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if pool is not None:  # start the workers in the background, not delaying the start
+            threading.Thread(target=pool.warm_up, name="warm-up", daemon=True).start()
         yield
+        if pool is not None:
+            pool.close()
         app.state.service.close()  # stop a build in progress, close tables
 
     app = FastAPI(
@@ -114,7 +127,7 @@ def create_app(
     # could otherwise race on the registry's lazy loading.
     games()
     app.state.service = Service(tables, allow_builds=allow_builds)
-    app.state.gate = WorkGate(limits)
+    app.state.gate = WorkGate(work, pool)
     app.include_router(router)
     extra = list(allowed_hosts or ())
     hosts = None if "*" in extra else allowed_hosts_for(None, extra)

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -24,6 +24,7 @@ from starlette.requests import Request
 from boardlab.core.errors import BoardLabError
 
 T = TypeVar("T")
+Remote = tuple[str, dict[str, Any], Callable[[Any], T]]
 
 
 class ServerBusyError(BoardLabError):
@@ -77,6 +78,7 @@ class WorkLimits:
     queue_seconds: float = 10.0  # longest wait for a shared thread before 503
     move_seconds: float = 20.0  # deadline of one computer move (players have own caps)
     playout_seconds: float = 15.0  # deadline of a playout; the plies played so far return
+    processes: bool = False  # heavy work in worker processes (web.workers), not threads
 
 
 class _ClientSlots:
@@ -88,8 +90,9 @@ class _ClientSlots:
 class WorkGate:
     """Shared and per-client limits for the compute threads (one per app)."""
 
-    def __init__(self, limits: WorkLimits | None = None) -> None:
+    def __init__(self, limits: WorkLimits | None = None, pool: Any = None) -> None:
         self.limits = limits or WorkLimits()
+        self.pool = pool  # a web.workers.WorkerPool for heavy work, or None: threads
         self.shared = anyio.CapacityLimiter(self.limits.threads)
         # heavy work never takes every thread: the rest stay free for quick moves
         self.heavy = anyio.CapacityLimiter(
@@ -107,9 +110,11 @@ class WorkGate:
         seconds: float,
         work: Callable[[Budget], T],
         heavy: bool = False,
+        remote: Remote[T] | None = None,
     ) -> T:
         """Run `work(budget)` in a worker thread under the client's and the shared limits
-        (and the heavy-work limit when `heavy`)."""
+        (and the heavy-work limit when `heavy`). With a worker pool, heavy work described by
+        `remote` (kind, request data, parser of the answer) runs in a worker process."""
         client = request.client.host if request.client else "?"
         lim = self.limits
         slots = self._clients.get(client)
@@ -127,7 +132,7 @@ class WorkGate:
 
         async def main(cancel: anyio.CancelScope) -> None:
             try:
-                outcome.append(await self._run(slots, budget, work, heavy))
+                outcome.append(await self._run(slots, budget, work, heavy, remote))
             except Exception as exc:  # raised again outside the task group, unwrapped
                 failure.append(exc)
             finally:
@@ -146,7 +151,12 @@ class WorkGate:
                 del self._clients[client]
 
     async def _run(
-        self, slots: _ClientSlots, budget: Budget, work: Callable[[Budget], T], heavy: bool
+        self,
+        slots: _ClientSlots,
+        budget: Budget,
+        work: Callable[[Budget], T],
+        heavy: bool,
+        remote: Remote[T] | None,
     ) -> T:
         limiters = [slots.limiter, *([self.heavy] if heavy else []), self.shared]
         messages = [
@@ -164,6 +174,10 @@ class WorkGate:
                     raise ServerBusyError(message)
                 held.append(limiter)
             budget.check()
+            if heavy and remote is not None and self.pool is not None:
+                kind, payload, parse = remote
+                result: T = await self.pool.call(kind, payload, budget, parse)
+                return result
             # not abandoned on cancel: the thread's slot is held until it really ends, and
             # the budget makes it end soon
             return await anyio.to_thread.run_sync(work, budget)

@@ -71,6 +71,7 @@ async def computer_move(req: s.MoveRequest, request: Request) -> s.MoveOut:
         gate.limits.move_seconds,
         lambda budget: service.computer_move(req, budget),
         heavy=heavy,
+        remote=("move", req.model_dump(), s.MoveOut.model_validate),
     )
 
 
@@ -80,7 +81,11 @@ async def pie(req: s.PieRequest, request: Request) -> s.PieOut:
     colour for the human's setup (the computer's level then plays that colour)."""
     service, gate = _service(request), _gate(request)
     return await gate.run(
-        request, gate.limits.move_seconds, lambda budget: service.pie(req), heavy=True
+        request,
+        gate.limits.move_seconds,
+        lambda budget: service.pie(req),
+        heavy=True,
+        remote=("pie", req.model_dump(), s.PieOut.model_validate),
     )
 
 
@@ -95,6 +100,7 @@ async def playout(req: s.PlayoutRequest, request: Request) -> s.PlayoutOut:
         gate.limits.playout_seconds,
         lambda budget: service.playout(req, budget),
         heavy=True,
+        remote=("playout", req.model_dump(), s.PlayoutOut.model_validate),
     )
 
 

@@ -10,6 +10,7 @@ import importlib
 import queue
 import random
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -229,16 +230,24 @@ class BuildBusyError(BoardLabError):
 
 
 def _set_parent_death_signal() -> None:
-    """Ask Linux to kill this process when its parent dies (no orphan builders)."""
-    try:
-        import ctypes
-        import signal
+    """Make this (child) process end when the process that started it dies, so that no
+    build or worker outlives a killed server. A watcher thread checks the parent id (Linux's
+    PR_SET_PDEATHSIG would fire when the starting *thread* ends, which in a server is any
+    time)."""
+    import os
+    import signal
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
-    except (OSError, AttributeError):  # not Linux: the pool's own shutdown still applies
-        pass
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                if os.getpgrp() == os.getpid():  # a build leads its group: end all of it
+                    os.killpg(os.getpid(), signal.SIGKILL)
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _build_process(
@@ -256,6 +265,8 @@ def _build_process(
 
     os.setpgrp()
     _set_parent_death_signal()
+    with suppress(OSError):
+        os.nice(10)  # a build never slows the server's answers
 
     def progress(done: int, total: int) -> None:
         counters[0], counters[1] = int(done), int(total)
@@ -340,6 +351,11 @@ class Service:
                     # players borrowed from a dropped pool finish their request and go
                     self._players.popitem(last=False)
         return pool
+
+    def drop_players(self) -> None:
+        """Forget every player pool (players busy now finish their request and go)."""
+        with self._lock:
+            self._players.clear()
 
     def pool_count(self) -> int:
         """How many player pools are kept now (bounded by `max_pools`)."""
