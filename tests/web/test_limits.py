@@ -4,6 +4,8 @@ and their search tables stay bounded."""
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from pathlib import Path
@@ -142,3 +144,47 @@ def test_search_tables_are_trimmed_between_requests(
     service.computer_move(req)
     sizes = _search_table_sizes(service)
     assert sizes and max(sizes) <= 1000
+
+
+def _worker_pids() -> list[int]:
+    """This process's children that are multiprocessing spawn workers."""
+    me, pids = os.getpid(), []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmd = fh.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == me and b"spawn_main" in cmd:
+            pids.append(int(entry))
+    return pids
+
+
+@pytest.mark.slow
+def test_heavy_work_in_worker_processes_survives_a_killed_worker(tmp_path: Path) -> None:
+    limits = WorkLimits(processes=True, playout_seconds=60)
+    app = create_app(tables=tmp_path, limits=limits)
+    with serving(app) as base, httpx.Client(base_url=base, timeout=120) as c:
+        r = c.post("/api/move", json={"size": 5, "level": "3"})
+        assert r.status_code == 200 and r.json()["move"]
+        short = c.post("/api/playout", json={**HEAVY, "max_plies": 2})
+        assert short.status_code == 200 and len(short.json()["moves"]) == 2
+        bad = c.post("/api/move", json={"size": 5, "level": "3", "moves": ["zz"]})
+        assert bad.status_code == 400 and bad.json()["kind"] == "NotationError"
+        results: list[Any] = []
+        t = threading.Thread(target=lambda: results.append(c.post("/api/playout", json=HEAVY)))
+        t.start()
+        time.sleep(2.0)
+        workers = _worker_pids()
+        assert workers
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)  # as the out-of-memory killer would
+        t.join(timeout=60)
+        assert results and results[0].status_code == 503
+        assert results[0].json()["kind"] == "ServerBusyError"
+        again = c.post("/api/move", json={"size": 5, "level": "3"})  # a fresh pool answers
+        assert again.status_code == 200
