@@ -23,9 +23,11 @@ from _machine import header
 
 from boardlab.ai.base import make_player
 from boardlab.ai.forced import forced_result
-from boardlab.ai.tables import open_table
 from boardlab.core.session import GameSession
 from boardlab.games.dodgem import rules_for
+from boardlab.solver.store import TableStore
+
+TABLES = TableStore()  # the default folder
 
 
 def time_level(rules: Any, level: str, games: int) -> list[float]:
@@ -33,7 +35,7 @@ def time_level(rules: Any, level: str, games: int) -> list[float]:
     times: list[float] = []
     for g in range(games):
         rng = random.Random(g)
-        players = [make_player(level, rules), make_player("2", rules)]
+        players = [make_player(level, rules, TABLES), make_player("2", rules, TABLES)]
         me = g % 2
         if me:
             players.reverse()
@@ -59,7 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     print(header("AI move times"))
     rules = rules_for(args.variant, args.size)
-    table = open_table(rules, build=True)
+    table = TABLES.get(rules, build=True)
     print(f"{rules.ruleset_id()}: level 4 {'plays from the table' if table else 'searches'}")
     print("level  moves  median ms  mean ms  max ms")
     for level in args.levels.split(","):
@@ -86,7 +88,7 @@ def main() -> None:
         times, proven = [], 0
         for pos in positions:
             t0 = time.perf_counter()
-            f = forced_result(r, pos)
+            f = forced_result(r, pos, tables=TABLES)
             times.append(time.perf_counter() - t0)
             proven += f is not None
         print(

@@ -44,7 +44,7 @@ def main() -> None:
             print(f"{size}x{size}: no table (boardlab solve --size 5), skipped")
             continue
         if tb is None:
-            tb = ensure_table(rules, args.tables, progress=False)
+            tb = ensure_table(rules, args.tables)
         path = table_path(rules, args.tables)
         positions = random_positions(tb, args.count)
         t0 = time.perf_counter()

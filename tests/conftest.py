@@ -1,20 +1,53 @@
-"""Test-wide setting: tables go to a temporary folder, never the user's data folder."""
+"""Test-wide fixtures: tables live in temporary folders, never the user's data folder, and the
+small complete tables are built once per session."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+from boardlab.games.dodgem import rules_for
+from boardlab.solver.store import TableStore
+
+SMALL_TABLES = (("classic", 3), ("misere", 3), ("blocked-loses", 3), ("classic", 4))
 
 
 @pytest.fixture(autouse=True, scope="session")
 def private_tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Point $BOARDLAB_TABLES at a fresh folder for the whole run (one per xdist worker)."""
+    """Make the default tables folder a fresh one for the whole run (one per xdist worker),
+    so that commands run without --tables never touch the user's folder."""
     old = os.environ.get("BOARDLAB_TABLES")
-    os.environ["BOARDLAB_TABLES"] = str(tmp_path_factory.mktemp("tables"))
+    os.environ["BOARDLAB_TABLES"] = str(tmp_path_factory.mktemp("default-tables"))
     yield
     if old is None:
         os.environ.pop("BOARDLAB_TABLES", None)
     else:
         os.environ["BOARDLAB_TABLES"] = old
+
+
+@pytest.fixture(scope="session")
+def small_tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with the complete 3×3 tables (classic, misère, blocked-loses) and the classic
+    4×4 one, built once
+    per session (per xdist worker); tests only read it."""
+    folder = tmp_path_factory.mktemp("small-tables")
+    store = TableStore(folder)
+    for variant, size in SMALL_TABLES:
+        store.build(rules_for(variant, size))
+    store.forget()
+    return folder
+
+
+@pytest.fixture
+def small_tables(small_tables_folder: Path) -> TableStore:
+    """A fresh store over the session's small tables."""
+    return TableStore(small_tables_folder)
+
+
+@pytest.fixture
+def empty_tables(tmp_path: Path) -> TableStore:
+    """A store over an empty folder: no table can be opened (small ones could be built)."""
+    return TableStore(tmp_path / "tables")

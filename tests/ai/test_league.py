@@ -41,9 +41,25 @@ def test_league_command_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_league_command_table(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["league", "--size", "3", "--levels", "1,random", "--games", "1"]) == 0
+    """The table shows, per first player, its wins-losses-draws against each second player
+    and its points over both colours, as the league computed them."""
+    assert main(["league", "--size", "3", "--levels", "1,random", "--games", "3"]) == 0
     out = capsys.readouterr().out
-    assert "L1" in out and "random" in out and "score" in out
+    results = run_league("dodgem", None, 3, ["1", "random"], 3, seed=0)
+    pts = scores(results)
+    rows = {line.split("│")[1].strip(): line for line in out.splitlines() if "│" in line}
+    assert set(rows) == {"L1", "random"}
+    assert "first \\ second" in out and "score" in out
+    for r in results:
+        label = "L1" if r.first == "1" else "random"
+        cells = [c.strip() for c in rows[label].split("│")[2:-1]]
+        col = 1 if r.second == "random" else 0
+        assert cells[col] == f"{r.win}-{r.loss}-{r.draw}"
+        assert cells[1 - col] == "—"  # a player does not meet itself
+    for name, label in (("1", "L1"), ("random", "random")):
+        points, games = pts[name]
+        assert games == 6
+        assert f"{points:g}/6 (" in rows[label]
 
 
 @pytest.mark.parametrize("levels", ["1", "1,1", "1,7", "1,x"])

@@ -45,6 +45,16 @@ def test_perft_from_a_position_with_divide() -> None:
         (["play", "--load", "/nonexistent/game.txt"], "cannot read record"),
         (["play", "--green", "human"], "not a side of this game"),
         (["watch", "--blue", "human"], "computer against computer"),
+        (["play", "--red", "9"], "unknown player '9' for Dodgem"),
+        (["perft", "--depth", "-1"], "--depth must be 0 or more"),
+        (
+            ["perft", "--variant", "piecepack", "--size", "9", "--depth", "1"],
+            "3 to 8 for piecepack",
+        ),
+        (["perft", "--size", "four", "--depth", "1"], "invalid int value: 'four'"),
+        (["perft"], "the following arguments are required: --depth"),
+        (["fly"], "invalid choice: 'fly'"),
+        (["league", "--game", "dotdash", "--levels", "1,5"], "random or a level 1-4"),
     ],
 )
 def test_bad_input_gives_one_line_and_status_2(args: list[str], message: str) -> None:

@@ -9,7 +9,9 @@ import pytest
 from boardlab.core import GameSession, IllegalMoveError, NotationError, games
 from boardlab.core.records import GameRecord
 
-CASES = [(name, variant) for name, info in sorted(games().items()) for variant in info.variants]
+CASES = [
+    (name, variant) for name, info in sorted(games().items()) for variant in info.variant_names
+]
 
 
 @pytest.mark.parametrize(("game", "variant"), CASES)
@@ -51,13 +53,24 @@ def test_garbage_is_a_notation_error(game: str, variant: str) -> None:
 
 @pytest.mark.parametrize(("game", "variant"), CASES)
 def test_a_move_of_the_other_side_is_illegal(game: str, variant: str) -> None:
+    """Along a game, each move the side that just moved could have made, and the side now to
+    move cannot, is refused by `play`, and the refused attempt changes nothing."""
     rules = games()[game].rules(variant, None)
-    start = rules.start()
-    session: GameSession = GameSession(rules, start)  # type: ignore[type-arg]
-    first = rules.legal_moves(start)[0]
-    after = rules.play(start, first)
-    # Replaying the same move from the next position is never legal for the other side
-    # (the piece has left its square).
-    with pytest.raises(IllegalMoveError):
-        rules.play(after, first)
-    assert session.position == start
+    rng = random.Random(f"other-side/{game}/{variant}")
+    session: GameSession = GameSession(rules)  # type: ignore[type-arg]
+    refused = 0
+    for _ in range(16):
+        mine = list(rules.legal_moves(session.position))
+        session.play(mine[rng.randrange(len(mine))])
+        if session.is_over:
+            break
+        theirs = set(rules.legal_moves(session.position))
+        others = [m for m in mine if m not in theirs]
+        assert others, "the side that moved kept no move of its own"
+        snapshot = session.snapshot()
+        for move in others:
+            with pytest.raises(IllegalMoveError):
+                session.play(move)
+            assert session.snapshot() == snapshot
+        refused += len(others)
+    assert refused > 0

@@ -99,12 +99,15 @@ def test_resignation() -> None:
 
 
 def test_registry_knows_dodgem_and_refuses_unknown_names() -> None:
-    from boardlab.core import UnknownGameError
+    from boardlab.core import UnknownGameError, UsageError
 
     assert "dodgem" in games()
     with pytest.raises(UnknownGameError, match="unknown game"):
         make_rules("chess")
     with pytest.raises(UnknownGameError, match="unknown dodgem variant"):
         make_rules("dodgem", "tiny")
-    with pytest.raises(UnknownGameError, match="3 to 8"):
+    with pytest.raises(UsageError, match="3 to 8"):
         make_rules("dodgem", "classic", 9)
+    # names are found whatever their case, spaces or dashes, and by the game's own aliases
+    assert make_rules("Dot-Dash").game == "dotdash"
+    assert make_rules("Dodgem'").game == "dodgem"

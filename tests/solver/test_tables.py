@@ -20,13 +20,10 @@ class Stop(Exception):
     pass
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("tables")
-    for variant in ("classic", "misere"):
-        build_table(rules_for(variant, 3), d)
-    build_table(rules_for("classic", 4), d)
-    return d
+@pytest.fixture
+def built(small_tables_folder: Path) -> Path:
+    """The session's small tables: classic and misère 3×3, classic 4×4."""
+    return small_tables_folder
 
 
 def test_round_trip_every_entry(built: Path) -> None:
@@ -149,12 +146,10 @@ def test_parallel_build_gives_identical_bytes(built: Path, tmp_path: Path) -> No
 def test_ensure_table_builds_and_reports(tmp_path: Path) -> None:
     rules = rules_for("blocked-loses", 3)
     calls: list[tuple[int, int]] = []
-    tb = ensure_table(
-        rules, tmp_path, progress=False, on_progress=lambda d, t: calls.append((d, t))
-    )
+    tb = ensure_table(rules, tmp_path, on_progress=lambda d, t: calls.append((d, t)))
     assert tb.probe(rules.start()) == (Value.WIN, 19)
     assert calls and calls[-1][0] == calls[-1][1]
-    assert ensure_table(rules, tmp_path, progress=False).path == tb.path
+    assert ensure_table(rules, tmp_path).path == tb.path
 
 
 def test_default_tables_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

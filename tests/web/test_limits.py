@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.web.conftest import serving
 
+from boardlab.solver.store import TableStore
 from boardlab.web import create_app
 from boardlab.web import service as service_module
 from boardlab.web.limits import WorkLimits
@@ -115,7 +116,7 @@ def test_a_full_server_answers_busy_instead_of_queueing_forever(tmp_path: Path) 
 
 
 def test_player_pools_are_bounded(tmp_path: Path) -> None:
-    service = Service(tmp_path, max_pools=2)
+    service = Service(TableStore(tmp_path), max_pools=2)
     for level in ("1", "2", "3", "random"):
         for size in (3, 4):
             service.computer_move(MoveRequest(size=size, level=level))
@@ -135,12 +136,12 @@ def test_search_tables_are_trimmed_between_requests(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     req = MoveRequest(size=6, level="4", forced=False)
-    untrimmed = Service(tmp_path)
+    untrimmed = Service(TableStore(tmp_path))
     monkeypatch.setattr(service_module, "SEARCH_TABLE_ENTRIES", 10**9)
     untrimmed.computer_move(req)
     assert max(_search_table_sizes(untrimmed)) > 1000  # a level-4 search fills its table
     monkeypatch.setattr(service_module, "SEARCH_TABLE_ENTRIES", 1000)
-    service = Service(tmp_path)
+    service = Service(TableStore(tmp_path))
     service.computer_move(req)
     sizes = _search_table_sizes(service)
     assert sizes and max(sizes) <= 1000

@@ -1,15 +1,19 @@
-"""The one interface every computer player implements, and the random player."""
+"""The one interface every computer player implements, the random player, and players by
+name for any registered game (its declared levels factory makes levels 1 to N)."""
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from boardlab.core.errors import IllegalMoveError, UnknownGameError
+from boardlab.core.errors import IllegalMoveError, UsageError
+from boardlab.core.registry import GameInfo, get_game
 from boardlab.core.rules import Rules
+
+if TYPE_CHECKING:
+    from boardlab.solver.store import TableStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,16 +65,45 @@ class RandomPlayer:
         return moves[rng.randrange(len(moves))]
 
 
-def make_player(spec: str, rules: Rules[Any, Any]) -> Player:
-    """A computer player from its name: 'random', or a level '1' to '4' where levels exist."""
-    key = spec.strip().lower().removeprefix("level").strip()
+def level_names(info: GameInfo) -> list[str]:
+    """The computer levels a game offers, as players are named: '1' to its level count."""
+    if info.levels is None:
+        return []
+    return [str(n) for n in range(1, info.level_count + 1)]
+
+
+def player_choices(info: GameInfo, human: bool = True) -> str:
+    """The players a side may be, for messages: e.g. 'human, random or a level 1-4'."""
+    names = ["human"] if human else []
+    names.append("random")
+    levels = level_names(info)
+    if levels:
+        span = levels[0] if len(levels) == 1 else f"{levels[0]}-{levels[-1]}"
+        return ", ".join(names) + f" or a level {span}"
+    return " or ".join(names)
+
+
+def default_level(info: GameInfo) -> str:
+    """The computer a side gets unless told otherwise: level 3, or the game's strongest
+    level below that, or the random player for a game without levels."""
+    levels = level_names(info)
+    return levels[min(3, len(levels)) - 1] if levels else "random"
+
+
+def normalise(spec: str) -> str:
+    """A player name as players are keyed: 'Level 3' -> '3', ' Random ' -> 'random'."""
+    return spec.strip().lower().removeprefix("level").strip()
+
+
+def make_player(spec: str, rules: Rules[Any, Any], tables: TableStore | None = None) -> Player:
+    """A computer player by name: 'random', or a level the game declares ('1' to its level
+    count). `tables` is where players that read complete tables find them."""
+    key = normalise(spec)
     if key == "random":
         return RandomPlayer()
-    if key in {"1", "2", "3", "4"}:
-        try:
-            levels = importlib.import_module("boardlab.ai.levels")
-        except ModuleNotFoundError:
-            raise UnknownGameError("computer levels are not available") from None
-        player: Player = levels.player_for_level(int(key), rules)
+    info = get_game(rules.game)
+    if key in level_names(info):
+        assert info.levels is not None
+        player: Player = info.levels(int(key), rules, tables)
         return player
-    raise UnknownGameError(f"unknown player {spec!r} (expected human, random or a level 1-4)")
+    raise UsageError(f"unknown player {spec!r} for {info.title} (expected {player_choices(info)})")

@@ -4,6 +4,11 @@ Every ordered pair of distinct players plays `games` games, the first named movi
 Game `i` of a pair gets its own generator seeded from (seed, first, second, i) and fresh
 players, so results do not depend on the order games run in or on how many processes share
 them.
+
+With `setups`, a game with a setup stage (Dot Dash's pie) starts each game from a random
+setup instead of the standard start: games `i` of the pairs (a, b) and (b, a) share one
+setup, and the first named player takes the side to move in it, so over the league every
+setup is played from both sides and neither player profits from a lucky one.
 """
 
 from __future__ import annotations
@@ -12,16 +17,20 @@ import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from boardlab.ai.base import make_player
+from boardlab.ai.base import Limits, make_player, normalise
 from boardlab.ai.match import play_game, score
-from boardlab.core.registry import make_rules
+from boardlab.core.errors import UsageError
+from boardlab.core.registry import get_game, make_rules
+from boardlab.solver.store import TableStore
 
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
-    """One league game: the ruleset by name, the two players and the game's seed."""
+    """One league game: the ruleset by name, the two players, the game's seed, and what
+    every game of the league shares (setups, time per move, the tables folder)."""
 
     game: str
     variant: str | None
@@ -30,6 +39,9 @@ class GameSpec:
     second: str
     index: int
     seed: int
+    setup_seed: int | None = None
+    time: float | None = None
+    tables: str | None = None
 
 
 @dataclass(slots=True)
@@ -58,12 +70,44 @@ def game_seed(seed: int, first: str, second: str, index: int) -> int:
     return random.Random(f"{seed}/{first}/{second}/{index}").getrandbits(63)
 
 
+def setup_seed(seed: int, first: str, second: str, index: int) -> int:
+    """The seed of the setup of game `index` of a pair; the same for (a, b) and (b, a)."""
+    lo, hi = sorted((first, second))
+    return random.Random(f"{seed}/setup/{lo}/{hi}/{index}").getrandbits(63)
+
+
+_stores: dict[str, TableStore] = {}  # one store per tables folder in each worker process
+
+
+def _store(folder: str | None) -> TableStore | None:
+    if folder is None:
+        return None
+    store = _stores.get(folder)
+    if store is None:
+        store = _stores[folder] = TableStore(Path(folder))
+    return store
+
+
 def play_spec(spec: GameSpec) -> tuple[GameSpec, str, int]:
     """Play one league game; returns the spec, 'win'/'loss'/'draw' for the first player, plies."""
     rules = make_rules(spec.game, spec.variant, spec.size)
-    players = [make_player(spec.first, rules), make_player(spec.second, rules)]
-    session = play_game(rules, players, random.Random(spec.seed))
-    return spec, score(session.result), len(session.plies)
+    tables = _store(spec.tables)
+    first = make_player(spec.first, rules, tables)
+    second = make_player(spec.second, rules, tables)
+    limits = Limits(time=spec.time) if spec.time is not None else None
+    start = None
+    swapped = False
+    if spec.setup_seed is not None:
+        stage = get_game(spec.game).setup
+        assert stage is not None
+        start = stage.random_setup(rules, random.Random(spec.setup_seed))
+        swapped = rules.to_move(start) == 1  # the first named takes the side to move
+    players = [second, first] if swapped else [first, second]
+    session = play_game(rules, players, random.Random(spec.seed), start=start, limits=limits)
+    result = score(session.result)
+    if swapped:
+        result = {"win": "loss", "loss": "win"}.get(result, result)
+    return spec, result, len(session.plies)
 
 
 def schedule(
@@ -73,10 +117,25 @@ def schedule(
     players: Sequence[str],
     games: int,
     seed: int,
+    setups: bool = False,
+    time: float | None = None,
+    tables: Path | None = None,
 ) -> list[GameSpec]:
     """Every game of the league, pair by pair."""
+    folder = None if tables is None else str(tables)
     return [
-        GameSpec(game, variant, size, a, b, i, game_seed(seed, a, b, i))
+        GameSpec(
+            game,
+            variant,
+            size,
+            a,
+            b,
+            i,
+            game_seed(seed, a, b, i),
+            setup_seed(seed, a, b, i) if setups else None,
+            time,
+            folder,
+        )
         for a in players
         for b in players
         if a != b
@@ -93,14 +152,25 @@ def run_league(
     seed: int = 0,
     jobs: int = 1,
     on_game: Callable[[GameSpec, str], None] | None = None,
+    setups: bool = False,
+    time: float | None = None,
+    tables: TableStore | None = None,
 ) -> list[PairResult]:
-    """Play the league and return one result per ordered pair, in schedule order."""
+    """Play the league and return one result per ordered pair, in schedule order.
+
+    `tables` is where players read complete tables (the default folder's store if None);
+    small ones that level 4 needs are built before any game starts."""
     rules = make_rules(game, variant, size)
+    if setups and get_game(game).setup is None:
+        raise UsageError(f"{get_game(game).title} has no setup stage to draw setups from")
+    store = tables if tables is not None else TableStore()
     for p in players:
-        make_player(p, rules)  # reject unknown names before any game starts
-    if any(p.strip().lower().removeprefix("level").strip() == "4" for p in players):
-        _prepare_tables(rules)
-    specs = schedule(game, variant, size, players, games, seed)
+        make_player(p, rules, store)  # reject unknown names before any game starts
+    top = str(get_game(game).level_count)
+    if any(normalise(p) == top for p in players):  # the strongest level reads tables:
+        store.get(rules, build=True)  # open (or build, if small) them once, before workers
+    specs = schedule(game, variant, size, players, games, seed, setups, time, store.folder)
+    _stores.setdefault(str(store.folder), store)
     results = {(a, b): PairResult(a, b) for a in players for b in players if a != b}
 
     def record(spec: GameSpec, outcome: str) -> None:
@@ -122,16 +192,6 @@ def run_league(
     return list(results.values())
 
 
-def _prepare_tables(rules: Any) -> None:
-    """Open (building small ones) the table level 4 needs before workers start."""
-    from boardlab.games.dodgem.rules import DodgemRules
-
-    if isinstance(rules, DodgemRules):
-        from boardlab.ai.tables import open_table
-
-        open_table(rules, build=True)
-
-
 def scores(results: Sequence[PairResult]) -> dict[str, tuple[float, int]]:
     """Per player: points (win 1, draw 1/2) over all its games, either colour, and games."""
     out: dict[str, list[float]] = {}
@@ -141,3 +201,15 @@ def scores(results: Sequence[PairResult]) -> dict[str, tuple[float, int]]:
             acc[0] += pts
             acc[1] += r.win + r.loss + r.draw
     return {k: (v[0], int(v[1])) for k, v in out.items()}
+
+
+__all__ = [
+    "GameSpec",
+    "PairResult",
+    "game_seed",
+    "play_spec",
+    "run_league",
+    "schedule",
+    "scores",
+    "setup_seed",
+]

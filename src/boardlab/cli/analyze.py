@@ -9,7 +9,8 @@ from rich.table import Table
 from rich.text import Text
 
 from boardlab.cli.common import console, print_json
-from boardlab.cli.solve import add_table_args, dodgem_rules, table_for
+from boardlab.cli.play import render
+from boardlab.cli.solve import add_table_args, table_for, table_rules
 
 
 def register(sub: Any) -> None:
@@ -34,33 +35,32 @@ def run(args: argparse.Namespace) -> int:
     """Print the analysis."""
     from boardlab.solver import analyse
 
-    rules = dodgem_rules(args)
+    rules = table_rules(args)
     position = rules.parse_position(args.position) if args.position else rules.start()
     table = table_for(args, rules)
     value, rem = table.probe(position)
     moves = analyse(rules, table, position)
-    mover = rules.player_names[position.to_move]
+    mover = rules.player_names[rules.to_move(position)]
     if args.json:
         print_json(
             {
-                "position": str(position),
+                "position": rules.format_position(position),
                 "to_move": mover,
                 "value": value.value,
                 "remoteness": rem,
                 "moves": [
-                    {"move": str(e.move), "value": e.value.value, "remoteness": e.remoteness}
+                    {
+                        "move": rules.format_move(e.move),
+                        "value": e.value.value,
+                        "remoteness": e.remoteness,
+                    }
                     for e in moves
                 ],
             }
         )
         return 0
-    try:
-        from boardlab.games.dodgem.render import render_board
-
-        console.print(render_board(rules, position))
-    except ImportError:
-        console.print(str(position))
-    console.print(f"{position}")
+    console.print(render(rules, position, None))
+    console.print(rules.format_position(position))
     tail = "" if rem is None else f" in {rem} plies"
     console.print(Text.assemble(f"{mover.capitalize()} to move: ", (value.value, "bold"), tail))
     out = rules.outcome(position)
@@ -72,6 +72,6 @@ def run(args: argparse.Namespace) -> int:
     grid.add_column("value")
     grid.add_column("plies", justify="right")
     for e in moves:
-        grid.add_row(str(e.move), e.value.value, _plies(e.remoteness))
+        grid.add_row(rules.format_move(e.move), e.value.value, _plies(e.remoteness))
     console.print(grid)
     return 0

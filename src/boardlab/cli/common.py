@@ -1,48 +1,151 @@
-"""Shared pieces of the subcommands: game options, rules from arguments, one-line errors."""
+"""Shared pieces of the subcommands: game options read from the registered games, rules and
+table stores from arguments, progress bars, one-line errors."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 from rich.console import Console
 from rich.text import Text
 
-from boardlab.core.errors import BoardLabError
-from boardlab.core.registry import AnyRules, make_rules
+from boardlab.core.errors import UsageError
+from boardlab.core.registry import AnyRules, games, make_rules
 
 # markup off: text from users, files and exceptions is printed as it is, never read as
 # rich markup (styled output uses Text objects)
 console = Console(highlight=False, markup=False)
 err_console = Console(stderr=True, highlight=False, markup=False)
 
+DEFAULT_GAME = "dodgem"
 
-class UsageError(BoardLabError):
-    """A command-line argument that makes no sense; exit status 2."""
+__all__ = [
+    "DEFAULT_GAME",
+    "UsageError",
+    "add_game_args",
+    "add_tables_arg",
+    "console",
+    "err_console",
+    "fail",
+    "one_line",
+    "print_json",
+    "rules_from_args",
+    "solve_progress",
+    "table_store",
+]
+
+
+def games_help() -> str:
+    """The registered games, e.g. 'dodgem or dotdash'."""
+    names = sorted(games())
+    return " or ".join(names) if len(names) < 3 else ", ".join(names)
+
+
+def variants_help() -> str:
+    """Every game's variants, the default marked."""
+    parts = []
+    for info in sorted(games().values(), key=lambda i: i.name):
+        names = ", ".join(
+            f"{v} (default)" if v == info.default_variant else v for v in info.variant_names
+        )
+        parts.append(f"{info.title}: {names}")
+    return "; ".join(parts)
+
+
+def sizes_help() -> str:
+    """Every game's board sizes per variant where they differ, with the published size."""
+    parts = []
+    for info in sorted(games().values(), key=lambda i: i.name):
+        texts: dict[str, list[str]] = {}
+        for v in info.variants:
+            texts.setdefault(v.sizes_text(), []).append(v.name)
+        if len(texts) == 1:
+            parts.append(f"{info.title} {next(iter(texts))}")
+        else:
+            parts.extend(f"{info.title} {'/'.join(n)} {t}" for t, n in texts.items())
+    return "; ".join(parts)
 
 
 def add_game_args(parser: argparse.ArgumentParser, size_help: str | None = None) -> None:
-    """--game, --variant and --size, as every game command takes them."""
-    parser.add_argument("--game", default="dodgem", help="game: dodgem or dotdash (default dodgem)")
+    """--game, --variant and --size, as every game command takes them; the help texts come
+    from the registered games."""
     parser.add_argument(
-        "--variant",
-        default=None,
-        help="variant: classic, blocked-loses, misere, piecepack for Dodgem "
-        "(default classic); standard, frozen, capture for Dot Dash",
+        "--game", default=DEFAULT_GAME, help=f"game: {games_help()} (default {DEFAULT_GAME})"
     )
+    parser.add_argument("--variant", default=None, help=f"variant: {variants_help()}")
     parser.add_argument(
-        "--size",
-        type=int,
-        default=None,
-        help=size_help
-        or "board size (Dodgem 3-8, default 4; Piecepack 6; Dot Dash 7-19, default 13)",
+        "--size", type=int, default=None, help=size_help or f"board size: {sizes_help()}"
     )
+
+
+def add_tables_arg(parser: argparse.ArgumentParser) -> None:
+    """--tables DIR, the folder of complete tables."""
+    parser.add_argument(
+        "--tables",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="tablebase folder (default $BOARDLAB_TABLES or the user data folder)",
+    )
+
+
+def table_store(args: argparse.Namespace) -> Any:
+    """The `TableStore` of the --tables folder (the default folder without one)."""
+    from boardlab.solver.store import TableStore
+
+    return TableStore(getattr(args, "tables", None))
 
 
 def rules_from_args(args: argparse.Namespace) -> AnyRules:
     """The rules named by --game, --variant and --size; raises BoardLabError."""
     return make_rules(args.game, args.variant, args.size)
+
+
+@contextmanager
+def solve_progress(title: str) -> Iterator[tuple[Callable[[int, int, int], None], Any]]:
+    """A progress bar on stderr for a table build: yields (on_slices, on_blocks) callbacks
+    for `boardlab.solver.api.run_build`."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=False,
+    ) as bar:
+        task = bar.add_task(title, total=None, rate="")
+        state: dict[str, float] = {}
+
+        def slices(done: int, total: int, positions: int) -> None:
+            now = time.monotonic()
+            if "t0" not in state:
+                state["t0"], state["p0"] = now, positions
+            dt = now - state["t0"]
+            rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
+            bar.update(task, completed=done, total=total, rate=f"{rate / 1e6:.2f} M pos/s")
+
+        wtask = bar.add_task("writing table", total=None, rate="", visible=False)
+
+        def blocks(done: int, total: int) -> None:
+            bar.update(wtask, completed=done, total=total, visible=True)
+
+        yield slices, blocks
 
 
 def fail(message: str) -> NoReturn:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Hashable
 from typing import Any, TextIO
 
-from boardlab.cli.common import add_game_args, one_line, rules_from_args
+from boardlab.cli.common import add_game_args, add_tables_arg, one_line, rules_from_args
 from boardlab.core.errors import BoardLabError, GameOverError, NotationError
 from boardlab.core.rules import Rules
 
@@ -26,19 +26,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "'go' (answers 'bestmove <move>'), 'isready' (answers 'readyok'), 'quit'.",
     )
     add_game_args(p)
-    p.add_argument("--level", default="3", help="player: level 1-4 or random (default 3)")
+    p.add_argument(
+        "--level",
+        default=None,
+        help="player: a level of the game or random (default 3, or the game's strongest below)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the player's choices")
+    add_tables_arg(p)
     p.set_defaults(func=run)
 
 
 class Engine:
     """The protocol state: rules, player, current position and the positions before it."""
 
-    def __init__(self, rules: Rules[Any, Any], level: str, seed: int) -> None:
+    def __init__(self, rules: Rules[Any, Any], level: str, seed: int, tables: Any = None) -> None:
         from boardlab.ai.base import make_player
 
         self.rules = rules
-        self.player = make_player(level, rules)
+        self.player = make_player(level, rules, tables)
         self.rng = random.Random(seed)
         self.position: Hashable = rules.start()
         self.history: list[Hashable] = []
@@ -109,6 +114,11 @@ def serve(engine: Engine, stdin: TextIO, stdout: TextIO) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Start the engine on stdin and stdout."""
+    from boardlab.ai.base import default_level
+    from boardlab.cli.common import table_store
+    from boardlab.core.registry import get_game
+
     rules = rules_from_args(args)
-    engine = Engine(rules, str(args.level), args.seed)
+    level = default_level(get_game(rules.game)) if args.level is None else str(args.level)
+    engine = Engine(rules, level, args.seed, table_store(args))
     return serve(engine, sys.stdin, sys.stdout)

@@ -8,7 +8,17 @@ import os
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from boardlab.cli.common import UsageError, add_game_args, console, err_console, print_json
+from boardlab.cli.common import (
+    UsageError,
+    add_game_args,
+    add_tables_arg,
+    console,
+    err_console,
+    print_json,
+    rules_from_args,
+    table_store,
+)
+from boardlab.core.registry import GameInfo, get_game
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,41 +34,57 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--levels",
         default="1,2,3,4",
-        help="comma-separated players: levels 1-4 or 'random' (default 1,2,3,4)",
+        help="comma-separated players: the game's levels or 'random' (default 1,2,3,4)",
     )
     p.add_argument("--games", type=int, default=10, help="games per ordered pair (default 10)")
     p.add_argument("--seed", type=int, default=0, help="league seed (default 0)")
     p.add_argument(
         "--jobs", type=int, default=1, help="worker processes (results do not depend on it)"
     )
+    p.add_argument(
+        "--setups",
+        action="store_true",
+        help="start every game from a random setup of the game's setup stage (Dot Dash's pie); "
+        "the games of a pair in both orders share one, so each is played from both sides",
+    )
+    p.add_argument(
+        "--time", type=float, default=None, help="seconds per move for players that use a clock"
+    )
+    add_tables_arg(p)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=run)
 
 
-def _parse_levels(text: str) -> list[str]:
+def _parse_levels(text: str, info: GameInfo) -> list[str]:
+    from boardlab.ai.base import level_names, player_choices
+
     names = [t.strip().lower() for t in text.split(",") if t.strip()]
     if len(names) < 2:
         raise UsageError("--levels needs at least two players, e.g. 1,2,3,4")
     if len(set(names)) != len(names):
         raise UsageError("--levels names a player twice")
+    known = {"random", *level_names(info)}
     for n in names:
-        if n not in {"1", "2", "3", "4", "random"}:
-            raise UsageError(f"unknown player {n!r} in --levels (levels 1-4 or random)")
+        if n not in known:
+            raise UsageError(
+                f"unknown player {n!r} in --levels ({player_choices(info, human=False)})"
+            )
     return names
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the league and print its table (or JSON)."""
     from boardlab.ai.league import run_league, scores
-    from boardlab.core.registry import make_rules
 
-    players = _parse_levels(args.levels)
+    rules = rules_from_args(args)
+    players = _parse_levels(args.levels, get_game(rules.game))
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.time is not None and not args.time > 0:
+        raise UsageError("--time must be more than 0 seconds")
     jobs = min(args.jobs, os.cpu_count() or 1)
-    rules = make_rules(args.game, args.variant, args.size)
     total = len(players) * (len(players) - 1) * args.games
 
     with Progress(
@@ -72,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     ) as progress:
         task = progress.add_task("games", total=total)
         results = run_league(
-            args.game,
+            rules.game,
             args.variant,
             args.size,
             players,
@@ -80,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             jobs=jobs,
             on_game=lambda _spec, _outcome: progress.advance(task),
+            setups=args.setups,
+            time=args.time,
+            tables=table_store(args),
         )
 
     if args.json:

@@ -4,45 +4,62 @@ one-line messages with exit status 2."""
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
+from typing import NoReturn
 
 from boardlab import __version__
-from boardlab.cli.common import err_console, error_text, one_line
-
-# Each module in boardlab.cli named here defines `register(subparsers)`, which adds its parser
-# and sets `func` (args -> exit status) as a default.
-COMMANDS = (
-    "serve",
-    "play",
-    "watch",
-    "perft",
-    "solve",
-    "probe",
-    "analyze",
-    "stats",
-    "verify",
-    "engine",
-    "league",
+from boardlab.cli import (
+    analyze,
+    engine,
+    league,
+    perft,
+    play,
+    probe,
+    serve,
+    solve,
+    stats,
+    verify,
+    watch,
 )
+from boardlab.cli.common import UsageError, err_console, error_text, one_line
+
+# Each module named here defines `register(subparsers)`, which adds its parser and sets
+# `func` (args -> exit status) as a default.
+MODULES: tuple[ModuleType, ...] = (
+    serve,
+    play,
+    watch,
+    perft,
+    solve,
+    probe,
+    analyze,
+    stats,
+    verify,
+    engine,
+    league,
+)
+COMMANDS = tuple(m.__name__.rsplit(".", 1)[-1] for m in MODULES)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are `UsageError`s: one line and exit status 2, like
+    every other usage error (argparse would print the usage block first)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser with every available subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="boardlab",
         description="Play, solve and study Dodgem and Dot Dash.",
     )
     parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"boardlab.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"boardlab.cli.{name}":
-                continue
-            raise
+    for module in MODULES:
         module.register(sub)
     return parser
 
@@ -52,7 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from boardlab.core.errors import BoardLabError
 
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        err_console.print(error_text(one_line(exc)), soft_wrap=True)
+        return 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
 
 from boardlab.cli.common import UsageError, add_game_args, console, rules_from_args
-from boardlab.core.errors import UnknownGameError
+from boardlab.core.registry import get_game
 
 MAX_DEPTH = 20
 
@@ -33,13 +33,12 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def perft_function(game: str) -> Any:
-    """The compiled perft of a game: module boardlab.games.<game>.perft, function perft."""
-    try:
-        module = importlib.import_module(f"boardlab.games.{game}.perft")
-    except ModuleNotFoundError:
-        raise UnknownGameError(f"no perft for game {game!r}") from None
-    return module.perft
+def perft_function(game: str) -> Callable[..., int]:
+    """The perft a game declares (`GameInfo.perft`); UsageError when it has none."""
+    info = get_game(game)
+    if info.perft is None:
+        raise UsageError(f"{info.title} has no perft")
+    return info.perft
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,22 +3,52 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
 
-from boardlab.ai.base import Player, make_player
-from boardlab.cli.common import add_game_args, console, rules_from_args
-from boardlab.core.errors import BoardLabError, UnknownGameError
+from boardlab.ai.base import Player, default_level, make_player
+from boardlab.cli.common import (
+    UsageError,
+    add_game_args,
+    add_tables_arg,
+    console,
+    rules_from_args,
+    table_store,
+)
+from boardlab.core.errors import BoardLabError
 from boardlab.core.records import GameRecord
-from boardlab.core.registry import AnyRules, get_game
+from boardlab.core.registry import AnyRules, games, get_game
 from boardlab.core.session import GameSession
 
-COLOURS = ("blue", "red", "green")
 COMMANDS_HELP = "moves, undo, redo, save FILE, help, quit"
+COMPUTER = "computer"  # the default computer side: the game's default level
+
+
+def colours() -> list[str]:
+    """Every colour name of every registered game and variant, each once, in order."""
+    out: list[str] = []
+    for info in games().values():
+        for v in info.variants:
+            for c in v.colours:
+                if c.name not in out:
+                    out.append(c.name)
+    return out
+
+
+def sides_help() -> str:
+    """Which colour options each game (and variant, where they differ) takes."""
+    parts = []
+    for info in sorted(games().values(), key=lambda i: i.name):
+        seen: dict[tuple[str, str], list[str]] = {}
+        for v in info.variants:
+            seen.setdefault(v.player_names, []).append(v.name)
+        for names, variants in seen.items():
+            label = info.title if len(seen) == 1 else f"{info.title} {'/'.join(variants)}"
+            parts.append(f"--{names[0]}/--{names[1]} for {label}")
+    return ", ".join(parts)
 
 
 def help_text(rules: AnyRules, position: Any) -> str:
@@ -29,13 +59,13 @@ def help_text(rules: AnyRules, position: Any) -> str:
 
 
 def add_side_args(parser: argparse.ArgumentParser, default_first: str, default_second: str) -> None:
-    """--blue, --red and --green (the colours of the chosen game), each human/random/1-4."""
-    for colour in COLOURS:
+    """One --COLOUR option per colour of the registered games, each human/random/a level."""
+    for colour in colours():
         parser.add_argument(
             f"--{colour}",
             metavar="WHO",
             default=None,
-            help=f"who plays {colour}: human, random or a level 1-4",
+            help=f"who plays {colour}: human, random or a level of the game",
         )
     parser.set_defaults(default_sides=(default_first, default_second))
 
@@ -43,42 +73,36 @@ def add_side_args(parser: argparse.ArgumentParser, default_first: str, default_s
 def sides_from_args(args: argparse.Namespace, rules: AnyRules) -> list[str]:
     """Who plays each side, by player index, from the colour options of this game."""
     names = rules.player_names
-    sides = list(args.default_sides)
-    for colour in COLOURS:
-        value = getattr(args, colour)
+    info = get_game(rules.game)
+    sides = [default_level(info) if s == COMPUTER else s for s in args.default_sides]
+    for colour in colours():
+        value = getattr(args, colour, None)
         if value is None:
             continue
         if colour not in names:
-            raise UnknownGameError(
+            raise UsageError(
                 f"--{colour} is not a side of this game; its sides are {names[0]} and {names[1]}"
             )
         sides[names.index(colour)] = value.strip().lower()
+    for side in sides:
+        if side != "human":
+            make_player(side, rules)  # an unknown name fails here, before the game starts
     return sides
 
 
-def computer(spec: str, rules: AnyRules) -> Player | None:
+def computer(spec: str, rules: AnyRules, tables: Any = None) -> Player | None:
     """The computer player for a side, or None for a human."""
     if spec == "human":
         return None
-    return make_player(spec, rules)
-
-
-def default_computer_level() -> str:
-    """Level 3 where computer levels exist, else the random player."""
-    try:
-        importlib.import_module("boardlab.ai.levels")
-    except ImportError:
-        return "random"
-    return "3"
+    return make_player(spec, rules, tables)
 
 
 def render(rules: AnyRules, position: Any, last: Any) -> Any:
-    """The game's own board drawing (boardlab.games.<game>.render.render_board)."""
-    try:
-        module = importlib.import_module(f"boardlab.games.{rules.game}.render")
-    except ModuleNotFoundError:
+    """The game's own board drawing (its `GameInfo.render`), or the position's text."""
+    draw = get_game(rules.game).render
+    if draw is None:
         return Text(rules.format_position(position))
-    return module.render_board(rules, position, last)
+    return draw(rules, position, last)
 
 
 def register(sub: Any) -> None:
@@ -87,13 +111,17 @@ def register(sub: Any) -> None:
         "play",
         help="play a game in the terminal",
         description="Play in the terminal. Moves are typed in notation; commands: moves, undo, "
-        "redo, save FILE, help, quit. Sides are named by colour: --blue/--red for Dodgem, "
-        "--red/--green for Piecepack, --red/--blue for Dot Dash.",
+        f"redo, save FILE, help, quit. Sides are named by colour: {sides_help()}.",
     )
     add_game_args(p)
-    add_side_args(p, "human", default_computer_level())
+    add_side_args(p, "human", COMPUTER)
+    add_tables_arg(p)
     p.add_argument("--position", help="start from this position (canonical notation)")
-    p.add_argument("--setup", help="Dot Dash: a fixed setup such as 'setup R:G7 B:G8,H7 r'")
+    p.add_argument(
+        "--setup",
+        help="games with a setup stage: a fixed setup instead of the dialogue "
+        "(Dot Dash: e.g. 'setup R:G7 B:G8,H7 r')",
+    )
     p.add_argument("--load", metavar="FILE", help="continue a saved game record")
     p.add_argument("--seed", type=int, default=None, help="seed of the computer's choices")
     p.set_defaults(func=run)
@@ -110,32 +138,31 @@ def start_session(
         return GameSession(rules, rules.parse_position(args.position))
     if args.setup:
         return GameSession(rules, rules.parse_position(args.setup))
-    if rules.game == "dotdash":
-        return GameSession(rules, pie_dialogue(args, rules, sides, ask))
+    if get_game(rules.game).setup is not None:
+        return GameSession(rules, setup_dialogue(args, rules, sides, ask))
     return GameSession(rules)
 
 
-def pie_dialogue(
+def setup_dialogue(
     args: argparse.Namespace, rules: AnyRules, sides: list[str], ask: Callable[[str], str]
 ) -> Any:
-    """Dot Dash's pie setup. Two humans run the whole dialogue; against the computer the human
-    places three stones and the computer chooses its colour, so `sides` is re-seated to match;
-    two computers start from the fixed setup."""
-    pie = importlib.import_module("boardlab.games.dotdash.pie")
+    """The game's setup stage (Dot Dash's pie). Two humans run the whole dialogue; against
+    the computer the human places and the computer chooses its colour, so `sides` is
+    re-seated to match; two computers start from the standard start."""
+    stage = get_game(rules.game).setup
+    assert stage is not None
 
     def say(text: str) -> None:
         console.print(text)
 
     humans = [s == "human" for s in sides]
     if all(humans):
-        return pie.pie_setup(rules, ask, say, None)
+        return stage.dialogue(rules, ask, say, None, "chooser").position
     if not any(humans):
         return rules.start()
     level = next(s for s in sides if s != "human")
-    agent = importlib.import_module("boardlab.ai.dotdash").pie_agent(
-        rules, random.Random(args.seed)
-    )
-    result = pie.run_pie(rules, ask, say, agent, "chooser")
+    agent = stage.agent(rules, random.Random(args.seed))
+    result = stage.dialogue(rules, ask, say, agent, "chooser")
     sides[:] = ["human", "human"]
     sides[result.chooser_colour] = level
     return result.position
@@ -155,7 +182,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.load:
         rules = session.rules
-    players = [computer(s, rules) for s in sides]
+    tables = table_store(args)
+    players = [computer(s, rules, tables) for s in sides]
     rng = random.Random(args.seed)
     names = rules.player_names
     console.print(
@@ -212,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
                 _redo(session, players)
             elif command == "save":
                 if not rest.strip():
-                    raise UnknownGameError("save needs a file name, e.g. save game.txt")
+                    raise UsageError("save needs a file name, e.g. save game.txt")
                 who = {names[i]: sides[i] for i in (0, 1)}
                 path = GameRecord.from_session(session, who).save(rest.strip())
                 console.print(f"saved {path}")

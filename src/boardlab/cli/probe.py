@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from boardlab.cli.common import err_console, error_text, one_line
-from boardlab.cli.solve import add_table_args, dodgem_rules, table_for
+from boardlab.cli.solve import add_table_args, table_for, table_rules
 from boardlab.core.errors import BoardLabError, CorruptTableError
 
 
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Probe every line of stdin; bad lines get an error object and the rest go on."""
-    rules = dodgem_rules(args)
+    rules = table_rules(args)
     table = table_for(args, rules)
     out = sys.stdout
     dumps = json.dumps

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import threading
 import webbrowser
 from pathlib import Path
 from typing import Any
 
-from boardlab.cli.common import UsageError, console
+from boardlab.cli.common import UsageError, console, table_store
 
 MAX_BODY_KB = 256
 
@@ -76,14 +75,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--threads must be 1-64, not {args.threads}")
     if not 1 <= args.per_client <= args.threads:
         raise UsageError(f"--per-client must be 1 to --threads ({args.threads})")
-    if args.tables is not None:
-        # the computer players find tables through the same setting
-        os.environ["BOARDLAB_TABLES"] = str(args.tables)
     hosts = [*args.allowed_host]
     if args.host not in ("0.0.0.0", "::", ""):
         hosts.append(args.host)  # the address it listens on is a name it answers to
     app = create_app(
-        tables=args.tables,
+        tables=table_store(args),
         allow_builds=args.allow_builds,
         allowed_hosts=hosts,
         max_body=args.max_body * 1024,

@@ -1,59 +1,55 @@
-"""`boardlab solve`: build a complete Dodgem tablebase; helpers the table commands share."""
+"""`boardlab solve`: build a complete tablebase; helpers the table commands share."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import time
-from pathlib import Path
 from typing import Any
 
-from boardlab.cli.common import add_game_args, console, err_console, rules_from_args
-from boardlab.core.errors import CorruptTableError, MissingTableError, UnknownGameError
-from boardlab.games.dodgem.rules import DodgemRules
-
-# Sizes whose table builds in seconds: commands that need one build it on the spot.
-AUTO_BUILD_MAX_SIZE = 4
+from boardlab.cli.common import (
+    UsageError,
+    add_game_args,
+    add_tables_arg,
+    console,
+    err_console,
+    rules_from_args,
+    solve_progress,
+    table_store,
+)
+from boardlab.core.errors import CorruptTableError, MissingTableError
 
 
 def add_table_args(parser: argparse.ArgumentParser) -> None:
     """--game/--variant/--size and --tables."""
     add_game_args(parser, size_help="board size 3-5 (default 4)")
-    parser.add_argument(
-        "--tables",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="tablebase directory (default $BOARDLAB_TABLES or the user data dir)",
-    )
+    add_tables_arg(parser)
 
 
-def dodgem_rules(args: argparse.Namespace) -> DodgemRules:
-    """The rules named by the arguments, if the solver covers them; else UnknownGameError."""
-    from boardlab.solver import solvable
-
+def table_rules(args: argparse.Namespace) -> Any:
+    """The rules named by the arguments, if the solver covers them; else UsageError."""
     rules = rules_from_args(args)
-    if not isinstance(rules, DodgemRules):
-        raise UnknownGameError(f"tablebases exist only for Dodgem, not {args.game}")
-    if not solvable(rules):
-        raise UnknownGameError(
-            f"no tablebase for {rules.ruleset_id()}: the solver covers classic, blocked-loses "
-            "and misere Dodgem on 3×3 to 5×5 boards"
+    if not table_store(args).solvable(rules):
+        raise UsageError(
+            f"no tablebase for {rules.game} {rules.variant} {rules.size}×{rules.size}: the "
+            "solver covers classic, blocked-loses and misere Dodgem on 3×3 to 5×5 boards"
         )
     return rules
 
 
-def table_for(args: argparse.Namespace, rules: DodgemRules) -> Any:
+def table_for(args: argparse.Namespace, rules: Any) -> Any:
     """Open the table, building it with a progress bar if it is missing and small."""
-    from boardlab.solver import ensure_table, open_table
+    from boardlab.solver.api import run_build
 
-    if rules.size <= AUTO_BUILD_MAX_SIZE:
-        try:
-            return open_table(rules, args.tables)
-        except MissingTableError:
-            err_console.print(f"building the {rules.ruleset_id()} tablebase first")
-            return ensure_table(rules, args.tables, progress=True)
-    return open_table(rules, args.tables)
+    store = table_store(args)
+    try:
+        return store.open(rules)
+    except MissingTableError:
+        if not store.builds_automatically(rules):
+            raise
+    err_console.print(f"building the {rules.ruleset_id()} tablebase first")
+    with solve_progress(f"solving {rules.ruleset_id()}") as (slices, blocks):
+        run_build(rules, store.folder, 1, on_slices=slices, on_blocks=blocks)
+    return store.open(rules)
 
 
 def register(sub: Any) -> None:
@@ -77,9 +73,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the table unless a valid one exists; print where it is and what it holds."""
-    from boardlab.solver.api import open_table, run_build, table_path
+    from boardlab.solver.api import default_jobs, open_table, run_build, table_path
 
-    rules = dodgem_rules(args)
+    rules = table_rules(args)
     path = table_path(rules, args.tables)
     if not args.force and path.exists():
         try:
@@ -90,12 +86,12 @@ def run(args: argparse.Namespace) -> int:
             return 0
         except CorruptTableError as exc:
             err_console.print(f"rebuilding: {exc}")
-    default_jobs = 1 if rules.size < 5 else min(2, os.cpu_count() or 1)
-    jobs = args.jobs if args.jobs is not None else default_jobs
+    jobs = args.jobs if args.jobs is not None else default_jobs(rules)
     if jobs < 1:
-        raise UnknownGameError("--jobs must be at least 1")
+        raise UsageError("--jobs must be at least 1")
     t0 = time.perf_counter()
-    run_build(rules, args.tables, jobs, progress=True)
+    with solve_progress(f"solving {rules.ruleset_id()}") as (slices, blocks):
+        run_build(rules, args.tables, jobs, on_slices=slices, on_blocks=blocks)
     seconds = time.perf_counter() - t0
     tb = open_table(rules, args.tables)
     console.print(f"wrote {path} ({path.stat().st_size:,} bytes) in {seconds:.1f} s")

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from boardlab.cli.common import UsageError, console, print_json
-from boardlab.cli.solve import add_table_args, dodgem_rules, table_for
+from boardlab.cli.solve import add_table_args, table_for, table_rules
 
 PLOT_TYPES = (".png", ".svg", ".pdf")
 
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.plot is not None:
         check_plot_path(args.plot)
-    rules = dodgem_rules(args)
+    rules = table_rules(args)
     table = table_for(args, rules)
     t0 = time.perf_counter()
     st = table_stats(rules, table)

@@ -9,7 +9,7 @@ from typing import Any
 from rich.text import Text
 
 from boardlab.cli.common import UsageError, console, print_json
-from boardlab.cli.solve import add_table_args, dodgem_rules, table_for
+from boardlab.cli.solve import add_table_args, table_for, table_rules
 
 MAX_SAMPLE = 10_000_000
 
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 <= args.sample <= MAX_SAMPLE:
         raise UsageError(f"--sample must be 0 to {MAX_SAMPLE:,} positions")
-    rules = dodgem_rules(args)
+    rules = table_rules(args)
     table = table_for(args, rules)
     t0 = time.perf_counter()
     table.file.check()

@@ -20,9 +20,15 @@ from rich.text import Text
 
 from boardlab.ai.base import make_player
 from boardlab.ai.match import play_game
-from boardlab.cli.common import UsageError, add_game_args, console, rules_from_args
+from boardlab.cli.common import (
+    UsageError,
+    add_game_args,
+    add_tables_arg,
+    console,
+    rules_from_args,
+    table_store,
+)
 from boardlab.cli.play import add_side_args, render, sides_from_args
-from boardlab.core.errors import UnknownGameError
 from boardlab.core.session import GameSession
 
 MAX_DELAY = 60.0
@@ -38,6 +44,7 @@ def register(sub: Any) -> None:
     )
     add_game_args(p)
     add_side_args(p, "random", "random")
+    add_tables_arg(p)
     p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
     p.add_argument("--delay", type=float, default=0.5, help="seconds between shown moves")
     p.add_argument("--seed", type=int, default=None, help="seed, for a reproducible run")
@@ -50,12 +57,13 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     sides = sides_from_args(args, rules)
     if "human" in sides:
-        raise UnknownGameError("watch is computer against computer: give each side random or 1-4")
+        raise UsageError("watch is computer against computer: give each side random or a level")
     if args.games < 1:
-        raise UnknownGameError("--games must be at least 1")
+        raise UsageError("--games must be at least 1")
     if not 0 <= args.delay <= MAX_DELAY:  # also refuses nan and inf
         raise UsageError(f"--delay must be 0 to {MAX_DELAY:g} seconds")
-    players = [make_player(s, rules) for s in sides]
+    tables = table_store(args)
+    players = [make_player(s, rules, tables) for s in sides]
     start = rules.parse_position(args.position) if args.position else None
     rng = random.Random(args.seed)
     names = rules.player_names

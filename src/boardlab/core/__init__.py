@@ -8,14 +8,26 @@ from boardlab.core.errors import (
     MissingTableError,
     NotationError,
     UnknownGameError,
+    UsageError,
 )
 from boardlab.core.outcome import Outcome, Reason, Value
-from boardlab.core.registry import GameInfo, games, get_game, make_rules, register
+from boardlab.core.registry import (
+    Colour,
+    GameInfo,
+    Ref,
+    SetupStage,
+    VariantInfo,
+    games,
+    get_game,
+    make_rules,
+    register,
+)
 from boardlab.core.rules import Rules
 from boardlab.core.session import GameSession, Ply
 
 __all__ = [
     "BoardLabError",
+    "Colour",
     "CorruptTableError",
     "GameInfo",
     "GameOverError",
@@ -26,9 +38,13 @@ __all__ = [
     "Outcome",
     "Ply",
     "Reason",
+    "Ref",
     "Rules",
+    "SetupStage",
     "UnknownGameError",
+    "UsageError",
     "Value",
+    "VariantInfo",
     "games",
     "get_game",
     "make_rules",

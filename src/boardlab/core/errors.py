@@ -21,6 +21,11 @@ class UnknownGameError(BoardLabError, ValueError):
     """A game or variant name, or an option value, that is not known."""
 
 
+class UsageError(BoardLabError, ValueError):
+    """An argument that makes no sense (a bad option value, a size the game is not played on,
+    a negative depth); the command line exits with status 2 and one line."""
+
+
 class MissingTableError(BoardLabError, KeyError):
     """A tablebase that is needed is not built, or not usable."""
 

@@ -9,9 +9,13 @@ from boardlab.solver.api import (
     open_table,
     solvable,
 )
+from boardlab.solver.store import AUTO_BUILD_MAX_SIZE, BuildProgress, TableStore
 
 __all__ = [
+    "AUTO_BUILD_MAX_SIZE",
+    "BuildProgress",
     "MoveEval",
+    "TableStore",
     "Tablebase",
     "analyse",
     "default_tables_dir",

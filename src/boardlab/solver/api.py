@@ -213,77 +213,43 @@ def build_table(
 def ensure_table(
     rules: DodgemRules,
     tables: Path | None = None,
-    progress: bool = True,
     on_progress: Callable[[int, int], None] | None = None,
     jobs: int | None = None,
 ) -> Tablebase:
-    """Open the table, building it first if missing (with a rich bar when `progress`)."""
+    """Open the table, building it first if missing (`on_progress(done, total)` per slice)."""
     try:
         return open_table(rules, tables)
     except MissingTableError:
         pass
-    njobs = jobs if jobs is not None else (1 if rules.size < 5 else min(2, os.cpu_count() or 1))
-    run_build(rules, tables, njobs, progress, on_progress)
+    njobs = jobs if jobs is not None else default_jobs(rules)
+    run_build(rules, tables, njobs, on_progress)
     return open_table(rules, tables)
+
+
+def default_jobs(rules: DodgemRules) -> int:
+    """Worker processes for a build: 1 below 5×5, else the cores, at most 2."""
+    return 1 if rules.size < 5 else min(2, os.cpu_count() or 1)
 
 
 def run_build(
     rules: DodgemRules,
     tables: Path | None,
     jobs: int,
-    progress: bool,
     on_progress: Callable[[int, int], None] | None = None,
+    on_slices: Callable[[int, int, int], None] | None = None,
+    on_blocks: Callable[[int, int], None] | None = None,
 ) -> Path:
-    """Build a table, showing a rich progress bar when `progress`."""
-    if not progress:
+    """Build a table, reporting solved slices as `on_progress(done, total)` and as
+    `on_slices(done, total, positions)`, and written blocks as `on_blocks(done, total)`.
+    Drawing progress is the caller's business (the CLI's bars, the web app's poll)."""
 
-        def quiet(done: int, total: int, positions: int) -> None:
-            if on_progress:
-                on_progress(done, total)
+    def slices(done: int, total: int, positions: int) -> None:
+        if on_progress is not None:
+            on_progress(done, total)
+        if on_slices is not None:
+            on_slices(done, total, positions)
 
-        return build_table(rules, tables, jobs, on_slices=quiet)
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    from boardlab.cli.common import err_console
-
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=False,
-    ) as bar:
-        task = bar.add_task(f"solving {rules.ruleset_id()}", total=None, rate="")
-        state: dict[str, float] = {}
-
-        def slices(done: int, total: int, positions: int) -> None:
-            import time
-
-            now = time.monotonic()
-            if "t0" not in state:
-                state["t0"], state["p0"] = now, positions
-            dt = now - state["t0"]
-            rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
-            bar.update(task, completed=done, total=total, rate=f"{rate / 1e6:.2f} M pos/s")
-            if on_progress:
-                on_progress(done, total)
-
-        wtask = bar.add_task("writing table", total=None, rate="", visible=False)
-
-        def blocks(done: int, total: int) -> None:
-            bar.update(wtask, completed=done, total=total, visible=True)
-
-        return build_table(rules, tables, jobs, on_slices=slices, on_blocks=blocks)
+    return build_table(rules, tables, jobs, on_slices=slices, on_blocks=on_blocks)
 
 
 def analyse(rules: DodgemRules, table: Tablebase, position: DodgemPosition) -> list[MoveEval]:

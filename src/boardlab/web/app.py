@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from boardlab import __version__
 from boardlab.core.errors import BoardLabError, CorruptTableError, MissingTableError
 from boardlab.core.registry import games
+from boardlab.solver.store import TableStore
 from boardlab.web.limits import (
     CancelledError,
     ServerBusyError,
@@ -85,22 +86,24 @@ def _allowed_methods(request: Request) -> list[str]:
 
 
 def create_app(
-    tables: Path | None = None,
+    tables: TableStore | Path | None = None,
     *,
     allow_builds: bool = False,
     allowed_hosts: Iterable[str] | None = None,
     max_body: int = MAX_BODY_BYTES,
     limits: WorkLimits | None = None,
 ) -> FastAPI:
-    """A new app; `tables` is the tablebase folder (None: the solver's default).
+    """A new app; `tables` is its table store, or the folder of one (None: the default
+    folder).
 
     `allowed_hosts`: Host header names answered besides the localhost names ("*": any);
     `allow_builds`: table builds for every client (else for local clients only);
     `max_body`: the request-body limit in bytes; `limits`: the work gate's settings."""
 
+    store = tables if isinstance(tables, TableStore) else TableStore(tables)
     work = limits or WorkLimits()
     pool = (
-        WorkerPool(max(1, min(work.heavy_threads, work.threads)), tables)
+        WorkerPool(max(1, min(work.heavy_threads, work.threads)), store.folder)
         if work.processes
         else None
     )
@@ -126,7 +129,7 @@ def create_app(
     # Load the game registry now, in one thread: the first lookups of concurrent requests
     # could otherwise race on the registry's lazy loading.
     games()
-    app.state.service = Service(tables, allow_builds=allow_builds)
+    app.state.service = Service(store, allow_builds=allow_builds)
     app.state.gate = WorkGate(work, pool)
     app.include_router(router)
     extra = list(allowed_hosts or ())

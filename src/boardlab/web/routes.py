@@ -115,7 +115,7 @@ def table_status(
     request: Request,
     game: Annotated[str, Query(max_length=20)] = "dodgem",
     variant: Annotated[str | None, Query(max_length=40)] = None,
-    size: Annotated[int | None, Query(ge=3, le=19)] = None,
+    size: Annotated[int | None, Query(ge=s.SIZE_MIN, le=s.SIZE_MAX)] = None,
 ) -> s.TableOut:
     """Whether the tablebase for these rules is ready, missing, or being built."""
     return _service(request).table_status(rules_of(game, variant, size))

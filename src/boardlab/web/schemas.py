@@ -6,8 +6,20 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from boardlab.core.registry import games, get_game
+
 MAX_MOVES = 2000
 MAX_PLAYOUT_PLIES = 1000
+
+
+def size_bounds() -> tuple[int, int]:
+    """The smallest and largest board size of the registered games (each variant checks its
+    own sizes again when its rules are made)."""
+    sizes = [info.sizes for info in games().values()]
+    return min(lo for lo, _ in sizes), max(hi for _, hi in sizes)
+
+
+SIZE_MIN, SIZE_MAX = size_bounds()
 
 ValueText = Literal["win", "loss", "draw"]
 MoveText = Annotated[str, StringConstraints(min_length=1, max_length=24)]
@@ -27,7 +39,7 @@ class GameSpec(Strict):
 
     game: str = Field("dodgem", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
-    size: int | None = Field(None, ge=3, le=19)
+    size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
     start: str | None = Field(None, min_length=1, max_length=400)
     moves: list[MoveText] = Field(default_factory=list, max_length=MAX_MOVES)
 
@@ -58,16 +70,23 @@ class PlayoutRequest(GameSpec):
 
 
 class PieRequest(Strict):
-    """Ask the computer for its part of the Dot Dash pie setup: `place` three stones, or
-    `choose` a colour for the human's `setup`."""
+    """Ask the computer for its part of a game's setup stage (Dot Dash's pie): `place` a
+    setup, or `choose` a colour for the human's `setup`."""
 
-    game: Literal["dotdash"] = "dotdash"
+    game: str = Field("dotdash", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
-    size: int | None = Field(None, ge=3, le=19)
+    size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
     role: Literal["choose", "place"]
     setup: str | None = Field(None, min_length=1, max_length=400)
     level: Level = "2"
     seed: int = Field(0, ge=0, le=2**53)
+
+    @model_validator(mode="after")
+    def _game_has_a_setup_stage(self) -> PieRequest:
+        info = get_game(self.game)
+        if info.setup is None:
+            raise ValueError(f"{info.title} has no setup stage")
+        return self
 
     @model_validator(mode="after")
     def _setup_for_choose_only(self) -> PieRequest:
@@ -83,7 +102,7 @@ class RulesSpec(Strict):
 
     game: str = Field("dodgem", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
-    size: int | None = Field(None, ge=3, le=19)
+    size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
 
 
 class RecordText(Strict):
@@ -203,12 +222,18 @@ class TableOut(BaseModel):
 
 
 class VariantOut(BaseModel):
-    """A named variant with its colours and allowed sizes."""
+    """A named variant with its colours (first player's first) and the sizes it is played
+    on (`sizes` the smallest and largest, `size_list` every one; `published_size` the size
+    of the published game, where it has one)."""
 
     name: str
     players: tuple[str, str]
+    letters: str = ""
     sizes: tuple[int, int]
+    size_list: list[int] = Field(default_factory=list)
     default_size: int
+    published_size: int | None = None
+    summary: str = ""
 
 
 class GameOut(BaseModel):
@@ -218,6 +243,10 @@ class GameOut(BaseModel):
     title: str
     default_variant: str
     variants: list[VariantOut]
+    levels: list[str] = Field(default_factory=lambda: ["random"])
+    default_level: str = "random"
+    setup: str | None = None
+    tables: bool = False
 
 
 class GamesOut(BaseModel):

@@ -1,7 +1,7 @@
 """What the API does, free of HTTP: replay games, ask players, probe tables, build tables.
 
-Pieces that may be absent (levels, forced-win search, the solver) are imported lazily, so the
-server always starts and reports what it cannot do instead of failing.
+Every fact about a game (variants, sizes, colours, levels, setup stage, tables) comes from its
+`GameInfo`; tables come from the `TableStore` the app was made with.
 """
 
 from __future__ import annotations
@@ -16,50 +16,30 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any, cast
 
 import anyio
 
+from boardlab.ai.base import default_level, level_names, make_player
+from boardlab.ai.forced import forced_result
 from boardlab.core.errors import (
     BoardLabError,
     CorruptTableError,
     IllegalMoveError,
     MissingTableError,
     NotationError,
-    UnknownGameError,
+    UsageError,
 )
 from boardlab.core.outcome import Outcome
-from boardlab.core.registry import AnyRules, games, make_rules
+from boardlab.core.registry import AnyRules, games, get_game, make_rules
 from boardlab.core.session import GameSession
+from boardlab.solver import analyse
+from boardlab.solver.store import TableStore, rules_key
 from boardlab.web import schemas as s
 from boardlab.web.limits import Budget
 from boardlab.web.security import hide_paths
 
 Session = GameSession[Any, Any]
-
-
-def optional_module(name: str) -> ModuleType | None:
-    """The module, or None when that piece of BoardLab is not installed yet."""
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-def solver_module() -> ModuleType | None:
-    """The solver package if it offers what the web app calls, else None."""
-    mod = optional_module("boardlab.solver")
-    needed = ("solvable", "open_table", "ensure_table", "analyse")
-    if mod is None or not all(hasattr(mod, name) for name in needed):
-        return None
-    return mod
-
-
-def forced_module() -> ModuleType | None:
-    """The forced-win finder if present, else None."""
-    mod = optional_module("boardlab.ai.forced")
-    return mod if mod is not None and hasattr(mod, "forced_result") else None
 
 
 def rules_of(game: str, variant: str | None, size: int | None) -> AnyRules:
@@ -117,40 +97,39 @@ def state_out(rules: AnyRules, session: Session) -> s.StateOut:
 
 
 def catalogue() -> s.GamesOut:
-    """The registered games with their variants, and which optional features are present."""
+    """The registered games with their variants, sizes, colours, levels and setup stage."""
     out = []
+    all_levels: list[str] = []
     for info in games().values():
-        variants = []
-        for v in info.variants:
-            rules = info.rules(v, None)
-            lo, hi = info.variant_sizes.get(v, info.sizes)
-            variants.append(
-                s.VariantOut(
-                    name=v, players=rules.player_names, sizes=(lo, hi), default_size=rules.size
-                )
+        variants = [
+            s.VariantOut(
+                name=v.name,
+                players=v.player_names,
+                letters=v.letters,
+                sizes=v.size_range,
+                size_list=list(v.sizes),
+                default_size=v.default_size,
+                published_size=v.published_size,
+                summary=v.summary,
             )
+            for v in info.variants
+        ]
+        levels = level_names(info)
+        all_levels.extend(n for n in levels if n not in all_levels)
         out.append(
             s.GameOut(
                 name=info.name,
                 title=info.title,
                 default_variant=info.default_variant,
                 variants=variants,
+                levels=["random", *levels],
+                default_level=default_level(info),
+                setup=None if info.setup is None else info.setup.name,
+                tables=info.solver_adapter is not None,
             )
         )
-    has_levels = optional_module("boardlab.ai.levels") is not None
-    features = {
-        "levels": has_levels,
-        "forced": forced_module() is not None,
-        "solver": solver_module() is not None,
-    }
-    levels = ["1", "2", "3", "4"] if has_levels else ["random"]
-    return s.GamesOut(games=out, levels=levels, features=features)
-
-
-def rules_key(rules: AnyRules) -> str:
-    """A text key for caches: game plus every option."""
-    opts = ",".join(f"{k}={v}" for k, v in sorted(rules.options().items()))
-    return f"{rules.game}:{opts}"
+    features = {"levels": bool(all_levels), "forced": True, "solver": True}
+    return s.GamesOut(games=out, levels=sorted(all_levels) or ["random"], features=features)
 
 
 SEARCH_TABLE_ENTRIES = 50_000  # search-table entries a pooled player keeps between requests
@@ -276,9 +255,9 @@ def _build_process(
         rules = rules_of(game, variant, size)
         folder = Path(tables) if tables else None
         try:
-            solver.ensure_table(rules, folder, progress=False, on_progress=progress)
+            solver.ensure_table(rules, folder, on_progress=progress)
         except CorruptTableError:  # a damaged file: build it again over it
-            solver.run_build(rules, folder, 1, False, progress)
+            solver.run_build(rules, folder, 1, on_progress=progress)
     except Exception as exc:
         text = hide_paths(" ".join(str(exc).split()) or exc.__class__.__name__)
         message.value = text.encode("utf-8", "replace")[: BUILD_MESSAGE_BYTES - 1]
@@ -305,11 +284,11 @@ def _kill_group(proc: Any) -> None:
 
 
 class Service:
-    """Shared, thread-safe caches (players, open tables, build jobs); never a game in play."""
+    """Shared, thread-safe caches (players, the table store); never a game in play."""
 
     def __init__(
         self,
-        tables: Path | None = None,
+        tables: TableStore,
         compute_threads: int = 4,
         *,
         allow_builds: bool = False,
@@ -322,15 +301,12 @@ class Service:
         self._lock = threading.Lock()
         self._players: OrderedDict[tuple[str, str], PlayerPool] = OrderedDict()
         self._max_pools = max(1, max_pools)
-        self._open: dict[str, Any] = {}
         self._jobs: dict[str, TableJob] = {}
 
     # -- players ---------------------------------------------------------------------------
     def _pool(self, level: str, rules: AnyRules) -> PlayerPool:
-        from boardlab.ai.base import make_player
-
         def make() -> Any:
-            player = make_player(level, rules)
+            player = make_player(level, rules, self.tables)
             if hasattr(player, "build_small"):
                 player.build_small = False  # level 4 never builds inside a move request
             return player
@@ -438,40 +414,38 @@ class Service:
         )
 
     def pie(self, req: s.PieRequest) -> s.PieOut:
-        """The computer's side of the Dot Dash pie: place a setup, or choose a colour for the
-        given one (checked: three stones, one of one colour and two of the other)."""
-        from boardlab.ai.dotdash import pie_agent
-        from boardlab.games.dotdash.pie import parse_colour, pie_position
-        from boardlab.games.dotdash.rules import DotDashRules
-
+        """The computer's side of the game's setup stage (Dot Dash's pie): place a setup, or
+        choose a colour for the given one (checked by the game's setup rules)."""
         rules = rules_of(req.game, req.variant, req.size)
-        if not isinstance(rules, DotDashRules):
-            raise UnknownGameError(f"{rules.game} has no pie setup")
-        agent = pie_agent(rules, random.Random(f"{req.seed}:pie:{req.role}"))
+        stage = get_game(rules.game).setup
+        if stage is None:
+            raise UsageError(f"{get_game(rules.game).title} has no setup stage")
+        agent = stage.agent(rules, random.Random(f"{req.seed}:pie:{req.role}"))
         colour: int | None = None
         if req.role == "place":
-            position = pie_position(rules, agent("place"))
+            position = stage.parse(rules, agent("place"))
         else:
             assert req.setup is not None  # the request model insists on it
-            position = pie_position(rules, req.setup)
-            colour = parse_colour(agent(f"choose {position.setup_text()}"))
+            position = stage.parse(rules, req.setup)
+            colour = stage.parse_choice(agent(f"choose {stage.describe(position)}"))
         session: Session = GameSession(rules, position)
         return s.PieOut(
             role=req.role,
             player=req.level,
-            setup=position.setup_text(),
+            setup=stage.describe(position),
             colour=colour,
             colour_name=None if colour is None else rules.player_names[colour],
             state=state_out(rules, session),
         )
 
     def forced(self, rules: AnyRules, session: Session) -> s.ForcedOut | None:
-        """A forced win from the current position, if the forced-win finder is present."""
-        mod = forced_module()
-        if mod is None or session.is_over:
+        """A forced win from the current position, where the game's finder sees one."""
+        if session.is_over:
             return None
         try:
-            found = mod.forced_result(rules, session.position, tuple(session.positions[:-1]))
+            found = forced_result(
+                rules, session.position, tuple(session.positions[:-1]), self.tables
+            )
         except BoardLabError:
             return None
         if found is None:
@@ -479,49 +453,31 @@ class Service:
         return s.ForcedOut(winner=int(found.winner), plies=int(found.plies))
 
     # -- tables ----------------------------------------------------------------------------
-    def _solver(self) -> ModuleType | None:
-        return solver_module()
-
     def _forget_table(self, rules: AnyRules) -> None:
         """Drop a table found damaged, here and in the players' cache, so that the next
         request opens the file again (e.g. once it has been rebuilt)."""
-        key = rules_key(rules)
-        with self._lock:
-            table = self._open.pop(key, None)
-        if table is not None and hasattr(table, "close"):
-            with suppress(Exception):
-                table.close()
-        tables_mod = optional_module("boardlab.ai.tables")
-        cache = getattr(tables_mod, "_open", None)
-        if isinstance(cache, dict):
-            cache.pop(rules, None)
+        self.tables.forget(rules)
 
     def table_status(self, rules: AnyRules) -> s.TableOut:
         """Ready, missing, building (with progress), failed, damaged or unsolvable."""
         ruleset = rules_key(rules)
-        solver = self._solver()
-        if solver is None:
-            return s.TableOut(
-                ruleset=ruleset,
-                solvable=False,
-                state="unavailable",
-                message="the solver is not installed",
-            )
-        if rules.game != "dodgem" or not solver.solvable(rules):
+        store = self.tables
+        if not store.solvable(rules):
+            has_tables = get_game(rules.game).solver_adapter is not None
             return s.TableOut(
                 ruleset=ruleset,
                 solvable=False,
                 state="unsolvable",
                 message=(
                     f"no table for {rules.game} at size {rules.size}"
-                    if rules.game == "dodgem"
+                    if has_tables
                     else f"the solver has no tables for {rules.game}"
                 ),
             )
         with self._lock:
             job = self._jobs.get(ruleset)
-            if ruleset in self._open:
-                return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
+        if store.is_open(rules):
+            return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
         if job is not None:
             self._poll(job)
             if job.state in ("building", "failed"):
@@ -551,23 +507,13 @@ class Service:
     def table(self, rules: AnyRules) -> Any:
         """The open tablebase for these rules; raises MissingTableError or CorruptTableError
         (also for a file that cannot be read at all)."""
-        key = rules_key(rules)
-        with self._lock:
-            table = self._open.get(key)
-        if table is not None:
-            return table
-        solver = self._solver()
-        if solver is None:
-            raise MissingTableError("the solver is not installed")
         try:
-            table = solver.open_table(rules, self.tables)
+            return self.tables.open(rules)
         except OSError as exc:
             raise CorruptTableError(
                 f"cannot read the table ({exc.strerror or exc.__class__.__name__}); rebuild it "
                 f"with: boardlab solve --size {rules.size} --force"
             ) from None
-        with self._lock:
-            return self._open.setdefault(key, table)
 
     def _poll(self, job: TableJob) -> None:
         """Update a build job from its process (progress, and how it ended)."""
@@ -624,7 +570,7 @@ class Service:
                 rules.game,
                 rules.variant,
                 rules.size,
-                str(self.tables) if self.tables else None,
+                str(self.tables.folder),
                 counters,
                 message,
             ),
@@ -653,14 +599,10 @@ class Service:
         """Stop any build and close open tables (server shutdown)."""
         with self._lock:
             jobs = list(self._jobs.values())
-            tables = list(self._open.values())
-            self._open.clear()
         for job in jobs:
             if job.process is not None:
                 _kill_group(job.process)
-        for table in tables:
-            with suppress(Exception):
-                table.close()
+        self.tables.forget()
 
     # -- analysis --------------------------------------------------------------------------
     def analysis(self, spec: s.GameSpec) -> s.AnalysisOut:
@@ -674,9 +616,8 @@ class Service:
 
     def _analysis(self, rules: AnyRules, session: Session) -> s.AnalysisOut:
         to_move = session.to_move
-        solver = self._solver()
         status = self.table_status(rules)
-        if solver is None or status.state != "ready":
+        if status.state != "ready":
             reason = status.message or {
                 "missing": "no table for this size yet",
                 "building": "the table is being built",
@@ -707,7 +648,7 @@ class Service:
             )
         else:
             value, rem = history[-1].value, history[-1].remoteness
-            for e in solver.analyse(rules, table, session.position):
+            for e in analyse(rules, table, session.position):  # type: ignore[arg-type]
                 moves.append(
                     s.MoveEvalOut(
                         move=rules.format_move(e.move),

@@ -38,13 +38,14 @@ _flags: Any = None
 def _init_worker(tables: str | None, flags: Any) -> None:
     """Worker start: die with the server, leave Ctrl-C to the server, make the service."""
     global _service, _flags
+    from boardlab.solver.store import TableStore
     from boardlab.web.service import Service, _set_parent_death_signal
 
     _set_parent_death_signal()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with suppress(OSError):
         os.nice(WORKER_NICE)  # the server process and quick requests come first
-    _service = Service(Path(tables) if tables else None)
+    _service = Service(TableStore(Path(tables) if tables else None))
     _flags = flags
 
 

@@ -1,19 +1,67 @@
-"""Dodgem (Colin Vout, 1972) and its variants: classic, blocked-loses, misère, Piecepack."""
+"""Dodgem (Colin Vout, 1972) and its variants: classic, blocked-loses, misère, Piecepack.
 
-from boardlab.core.registry import GameInfo, register
-from boardlab.games.dodgem.notation import PASS, DodgemMove, DodgemPosition, Square
+`GAME` declares the game; the `boardlab.games` entry point `dodgem` names it.
+"""
+
+from boardlab.core.registry import Colour, GameInfo, Ref, VariantInfo
+from boardlab.games.dodgem.notation import (
+    MAX_SIZE,
+    MIN_SIZE,
+    PASS,
+    DodgemMove,
+    DodgemPosition,
+    Square,
+)
+from boardlab.games.dodgem.perft import perft
+from boardlab.games.dodgem.render import render_board
 from boardlab.games.dodgem.rules import VARIANTS, DodgemRules, rules_for
 
-register(
-    GameInfo(
-        name="dodgem",
-        title="Dodgem",
-        variants=tuple(VARIANTS),
-        default_variant="classic",
-        sizes=(3, 8),
-        default_size=4,
-        make=rules_for,
-    )
+SIZES = tuple(range(MIN_SIZE, MAX_SIZE + 1))
+_BLUE_RED = (Colour("blue", "B"), Colour("red", "R"))
+_RED_GREEN = (Colour("red", "R"), Colour("green", "G"))
+
+
+def solver_rules(variant: str, size: int) -> DodgemRules:
+    """What the solver takes for a variant and size: the rules themselves (the solver checks
+    which of them it covers)."""
+    return rules_for(variant, size)
+
+
+GAME = GameInfo(
+    name="dodgem",
+    title="Dodgem",
+    summary="Race your cars across the board and off it; leave your opponent a move.",
+    variants=(
+        VariantInfo("classic", SIZES, 4, _BLUE_RED, "a player left without a move wins"),
+        VariantInfo("blocked-loses", SIZES, 4, _BLUE_RED, "a player left without a move loses"),
+        VariantInfo("misere", SIZES, 4, _BLUE_RED, "the first to clear its cars loses"),
+        VariantInfo(
+            "piecepack",
+            SIZES,
+            6,
+            _RED_GREEN,
+            "red and green coins race to opposite sides; a blocked player passes",
+            published_size=6,
+        ),
+    ),
+    default_variant="classic",
+    make=rules_for,
+    aliases=("dodgem'",),
+    levels=Ref("boardlab.ai.dodgem.levels:player_for_level"),
+    level_count=4,
+    perft=perft,
+    render=render_board,
+    forced=Ref("boardlab.ai.dodgem.forced:forced_dodgem"),
+    solver_adapter=solver_rules,
 )
 
-__all__ = ["PASS", "VARIANTS", "DodgemMove", "DodgemPosition", "DodgemRules", "Square", "rules_for"]
+__all__ = [
+    "GAME",
+    "PASS",
+    "VARIANTS",
+    "DodgemMove",
+    "DodgemPosition",
+    "DodgemRules",
+    "Square",
+    "rules_for",
+]

@@ -1,11 +1,8 @@
 """Dodgem rules with every variant as data: geometry, blocked rule, goal and repetition.
 
-Terminal positions, checked in this order (the solver follows the same definition):
-1. A side with no cars has cleared. If the side that just moved (not to move) has no cars it
-   cleared; otherwise, if the side to move has none, it did. Under goal `normal` the clearing
-   side wins, under `misere` it loses.
-2. The side to move has no legal car move: under blocked `wins` it wins, under `loses` it
-   loses, under `passes` the game goes on and its only move is `pass`.
+Which positions are over, and who won, is decided by the rules kernel
+(`boardlab.games.dodgem.kernel.terminal_winner`, whose docstring states the rules); this
+module asks it rather than writing the rules again.
 """
 
 from __future__ import annotations
@@ -15,8 +12,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from boardlab.core.errors import IllegalMoveError, NotationError, UnknownGameError
+from boardlab.core.errors import IllegalMoveError, NotationError, UnknownGameError, UsageError
 from boardlab.core.outcome import Outcome, Reason
+from boardlab.games.dodgem.kernel import EXIT as EXIT  # re-exported: squares off the board
+from boardlab.games.dodgem.kernel import blocked_code, terminal_winner_py
 from boardlab.games.dodgem.notation import (
     MAX_SIZE,
     MIN_SIZE,
@@ -30,8 +29,6 @@ from boardlab.games.dodgem.notation import (
 Blocked = Literal["wins", "loses", "passes"]
 Goal = Literal["normal", "misere"]
 Geometry = Literal["classic", "piecepack"]
-
-EXIT = -1
 
 # Per geometry and player: the forward step and the two sideways steps as (dfile, drank).
 _STEPS: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {
@@ -63,15 +60,15 @@ class DodgemRules:
 
     def __post_init__(self) -> None:
         if not MIN_SIZE <= self.size <= MAX_SIZE:
-            raise UnknownGameError(f"Dodgem board size must be 3 to 8, not {self.size}")
+            raise UsageError(f"Dodgem board size must be 3 to 8, not {self.size}")
         if self.blocked not in ("wins", "loses", "passes"):
-            raise UnknownGameError(f"blocked must be wins, loses or passes, not {self.blocked!r}")
+            raise UsageError(f"blocked must be wins, loses or passes, not {self.blocked!r}")
         if self.goal not in ("normal", "misere"):
-            raise UnknownGameError(f"goal must be normal or misere, not {self.goal!r}")
+            raise UsageError(f"goal must be normal or misere, not {self.goal!r}")
         if self.geometry not in _STEPS:
-            raise UnknownGameError(f"geometry must be classic or piecepack, not {self.geometry!r}")
+            raise UsageError(f"geometry must be classic or piecepack, not {self.geometry!r}")
         if self.repetition is not None and self.repetition < 1:
-            raise UnknownGameError("repetition must be at least 1")
+            raise UsageError("repetition must be at least 1")
 
     # -- identity --------------------------------------------------------------------------
     @property
@@ -185,33 +182,33 @@ class DodgemRules:
             mask ^= low
         return moves
 
+    @cached_property
+    def _kernel_options(self) -> tuple[int, bool]:
+        return blocked_code(self.blocked), self.goal == "misere"
+
+    def _winner(self, position: DodgemPosition, car_move_count: int) -> int:
+        blocked, misere = self._kernel_options
+        p = position
+        return terminal_winner_py(p.first, p.second, p.to_move, car_move_count, blocked, misere)
+
     def legal_moves(self, position: DodgemPosition) -> list[DodgemMove]:
         """Legal moves in a fixed order (cars by square, forward first); [] when over."""
-        if self._cleared(position) is not None:
+        if self._winner(position, 1) >= 0:
             return []
         moves = self.car_moves(position)
-        if not moves and self.blocked == "passes":
-            return [PASS]
+        if not moves:
+            return [] if self._winner(position, 0) >= 0 else [PASS]
         return moves
 
-    def _cleared(self, position: DodgemPosition) -> int | None:
-        mover = 1 - position.to_move
-        if position.cars(mover) == 0:
-            return mover
-        if position.cars(position.to_move) == 0:
-            return position.to_move
-        return None
-
     def outcome(self, position: DodgemPosition) -> Outcome | None:
-        """Cleared or blocked results, as the module docstring defines them."""
-        cleared = self._cleared(position)
-        if cleared is not None:
-            winner = cleared if self.goal == "normal" else 1 - cleared
+        """Cleared or blocked results, as the rules kernel decides them."""
+        winner = self._winner(position, 1)
+        if winner >= 0:
             return Outcome(winner, Reason.CLEARED)
-        if self.blocked != "passes" and not self.car_moves(position):
-            p = position.to_move
-            return Outcome(p if self.blocked == "wins" else 1 - p, Reason.BLOCKED)
-        return None
+        if self.car_moves(position):
+            return None
+        winner = self._winner(position, 0)
+        return None if winner < 0 else Outcome(winner, Reason.BLOCKED)
 
     def play(self, position: DodgemPosition, move: DodgemMove) -> DodgemPosition:
         """The position after a legal move; raises IllegalMoveError with the reason."""

@@ -6,7 +6,7 @@ whether finished or not. Repetition and the ply limit of the capture variant are
 
 from __future__ import annotations
 
-from boardlab.core.errors import UnknownGameError
+from boardlab.core.errors import UsageError
 from boardlab.games.dotdash.kernel import perft_arrays
 from boardlab.games.dotdash.notation import DotDashPosition
 from boardlab.games.dotdash.rules import DotDashRules
@@ -15,7 +15,7 @@ from boardlab.games.dotdash.rules import DotDashRules
 def perft(rules: DotDashRules, position: DotDashPosition, depth: int) -> int:
     """Leaf count at `depth` below `position`, by the compiled kernel."""
     if depth < 0:
-        raise UnknownGameError("perft depth must be 0 or more")
+        raise UsageError("perft depth must be 0 or more")
     rules.check_position(position)
     return perft_arrays(position, depth, rules.mode, rules.reserve)
 

@@ -7,7 +7,7 @@
 - `computer(request) -> str` answers for the computer, or None when both roles are human.
   It receives `"place"` and answers with setup text (`setup R:G7 B:G8,H7`), or receives
   `"choose <setup text>"` and answers `r` or `b`. `computer_role` says which role it plays.
-  (`boardlab.ai.dotdash.pie_agent` makes such a callable.)
+  (`boardlab.ai.dotdash.players.pie_agent` makes such a callable.)
 - Instead of a callable, `pie_setup` also takes the sides list of `boardlab play` (one entry
   per colour, `human` or a computer level). Colours are then fixed beforehand, so there is
   nothing to choose: two humans still run the dialogue, and a game with a computer starts
@@ -19,6 +19,7 @@ Whoever holds the single stone moves first, so the position returned has that si
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -55,6 +56,19 @@ def pie_position(rules: DotDashRules, text: str) -> DotDashPosition:
     if pos.to_move != single:
         raise NotationError(f"the single stone ({LETTERS[single]}) moves first")
     return pos
+
+
+def random_setup(rules: DotDashRules, rng: random.Random) -> DotDashPosition:
+    """A random pie setup on the central points (at least 2 points from every edge)."""
+    n = rules.size
+    w = n + 1
+    spots = [r * w + f for r in range(2, n - 2) for f in range(2, n - 2)]
+    a, b, c = rng.sample(spots, 3)
+    single = rng.randrange(2)
+    masks = [0, 0]
+    masks[single] = 1 << a
+    masks[1 - single] = 1 << b | 1 << c
+    return DotDashPosition(n, masks[0], masks[1], single)
 
 
 def parse_colour(text: str) -> int:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from boardlab.core.errors import IllegalMoveError, NotationError, UnknownGameError
+from boardlab.core.errors import IllegalMoveError, NotationError, UnknownGameError, UsageError
 from boardlab.core.outcome import Outcome, Reason
 from boardlab.games.dotdash import lines
 from boardlab.games.dotdash.notation import (
@@ -60,13 +60,13 @@ class DotDashRules:
 
     def __post_init__(self) -> None:
         if not MIN_SIZE <= self.size <= MAX_SIZE:
-            raise UnknownGameError(f"Dot Dash board size must be 7 to 19, not {self.size}")
+            raise UsageError(f"Dot Dash board size must be 7 to 19, not {self.size}")
         if self.mode not in ("standard", "frozen", "capture"):
-            raise UnknownGameError(
+            raise UsageError(
                 f"Dot Dash rule must be standard, frozen or capture, not {self.mode!r}"
             )
         if self.reserve is not None and self.reserve < 3:
-            raise UnknownGameError("the reserve must be at least 3 stones (or unlimited)")
+            raise UsageError("the reserve must be at least 3 stones (or unlimited)")
 
     # -- identity --------------------------------------------------------------------------
     @property

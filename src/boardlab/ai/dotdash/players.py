@@ -1,0 +1,198 @@
+"""Dot Dash computer levels 1 to 4 behind the common `Player` interface.
+
+1. random legal moves;
+2. greedy and race-aware: one ply plus the race solver (takes a lead the opponent cannot
+   answer, answers a lead when it can), judged on line windows only;
+3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
+4. iterative deepening of the same search within a time limit per move (default 1 s).
+
+Every level draws its small random tie-breaks from the generator it is given, so a league is
+reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boardlab.ai.base import Limits, Player, RandomPlayer
+from boardlab.ai.dotdash.search import QDEPTH, WIN, WINDOW, _order, search_root
+from boardlab.core.errors import IllegalMoveError, UsageError
+from boardlab.core.rules import Rules
+from boardlab.games.dotdash.kernel import (
+    directions,
+    gen_moves,
+    limit_of,
+    mode_code,
+    move_buffer,
+    offset,
+    to_arrays,
+)
+from boardlab.games.dotdash.notation import DotDashMove, DotDashPosition, Point
+from boardlab.games.dotdash.pie import random_setup
+from boardlab.games.dotdash.rules import DotDashRules
+
+DEFAULT_TIME = 1.0
+MAX_DEPTH = 12  # full-width plies; the move buffers are sized for it
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the move, its score for the mover, and the depth completed."""
+
+    move: DotDashMove
+    score: int
+    depth: int
+    nodes: int
+
+
+class DotDashSearchPlayer:
+    """Alpha-beta with the race solver; `time` (seconds) turns on iterative deepening."""
+
+    def __init__(
+        self,
+        name: str,
+        depth: int,
+        style: int,
+        time_limit: float | None = None,
+        noise: int = 4,
+    ) -> None:
+        self.name = name
+        self.depth = depth
+        self.style = style
+        self.time_limit = time_limit
+        self.noise = noise
+        self.last: SearchResult | None = None
+
+    def choose(
+        self,
+        rules: Rules[Any, Any],
+        position: Hashable,
+        history: Sequence[Hashable],
+        rng: random.Random,
+        limits: Limits | None = None,
+    ) -> Any:
+        """The best move found for the side to move."""
+        if not isinstance(rules, DotDashRules) or not isinstance(position, DotDashPosition):
+            raise UsageError("this player plays Dot Dash only")
+        depth, seconds = self.depth, self.time_limit
+        if limits is not None:
+            if limits.depth is not None:
+                depth = max(1, limits.depth)
+            if limits.time is not None and seconds is not None:
+                seconds = limits.time
+        self.last = self.search(rules, position, rng, depth, seconds)
+        return self.last.move
+
+    def search(
+        self,
+        rules: DotDashRules,
+        position: DotDashPosition,
+        rng: random.Random,
+        depth: int,
+        seconds: float | None,
+    ) -> SearchResult:
+        """Search `position` to `depth` plies, or deepen until `seconds` run out."""
+        if rules.outcome(position) is not None:
+            raise IllegalMoveError("no legal move: the game is over")
+        start = time.perf_counter()
+        n_size = position.size
+        board, fives, counts = to_arrays(position)
+        dirs = directions(n_size)
+        mode, limit = mode_code(rules.mode), limit_of(rules.reserve)
+        c = position.to_move + 1
+        max_depth = min(depth, MAX_DEPTH) if seconds is None else MAX_DEPTH
+        buf = move_buffer(n_size, max_depth + QDEPTH + 6)  # the race solver goes QDEPTH + 2 deeper
+        keybuf = np.zeros(buf.shape[:2], dtype=np.int64)
+        root = np.zeros((buf.shape[1], 4), dtype=np.int32)
+        n = gen_moves(board, counts, c, dirs, mode, limit, root)
+        root = root[:n].copy()
+        if n == 1:
+            max_depth = 0  # a forced move: nothing to search
+        keys = np.zeros(n, dtype=np.int64)
+        _order(board, fives, counts, c, root, n, keys, True, dirs, mode, limit, WINDOW, self.style)
+        noise = np.array([rng.randrange(self.noise + 1) for _ in range(n)], dtype=np.int64)
+        stats = np.zeros(3, dtype=np.int64)
+        best, best_score, done, nodes = 0, 0, 0, 0
+        rate = 0.0
+        for d in range(1, max_depth + 1):
+            if seconds is None:
+                if d < max_depth:
+                    continue
+                stats[1] = 1 << 62
+            else:
+                left = seconds - (time.perf_counter() - start)
+                if left <= 0 and d > 1:
+                    break  # one ply is always searched, even past the limit
+                # Nodes per second of the last finished depth: the first depth also pays
+                # for loading the compiled kernels, so an average from the start is too low.
+                stats[1] = 1 << 62 if d <= 2 else max(int(rate * left), 1000)
+            stats[0], stats[2] = 0, 0
+            t_depth = time.perf_counter()
+            scores = np.full(n, -(1 << 40), dtype=np.int64)
+            i = search_root(
+                board, fives, counts, c, d, root, n, noise, scores,
+                dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats,
+            )  # fmt: skip
+            nodes += int(stats[0])
+            rate = int(stats[0]) / max(time.perf_counter() - t_depth, 1e-3)
+            if stats[2]:
+                break
+            best, best_score, done = i, int(scores[i]), d
+            order = np.argsort(-scores, kind="stable")
+            order = np.concatenate(([i], order[order != i]))
+            root, noise = root[order].copy(), noise[order].copy()
+            best = 0
+            if abs(best_score) >= WIN - 1000:
+                break  # a forced result: deeper search changes nothing
+        off = offset(n_size)
+        src, dst, cap = int(root[best, 0]), int(root[best, 1]), bool(root[best, 3])
+        move = DotDashMove(
+            Point.from_index(src - off, n_size), Point.from_index(dst - off, n_size), cap
+        )
+        return SearchResult(move, best_score, done, nodes)
+
+
+def player_for_level(
+    level: int, rules: Rules[Any, Any] | None = None, tables: Any = None
+) -> Player:
+    """The Dot Dash player of a level from 1 (random) to 4 (strongest); Dot Dash has no
+    tables, so `tables` is not used."""
+    if level == 1:
+        return RandomPlayer()
+    if level == 2:
+        return DotDashSearchPlayer("level 2", depth=1, style=0)
+    if level == 3:
+        return DotDashSearchPlayer("level 3", depth=2, style=1)
+    if level == 4:
+        return DotDashSearchPlayer("level 4", depth=3, style=1, time_limit=DEFAULT_TIME)
+    raise UsageError(f"Dot Dash levels are 1 to 4, not {level}")
+
+
+def pie_agent(rules: DotDashRules, rng: random.Random, tries: int = 12) -> Callable[[str], str]:
+    """The computer's side of the pie dialogue (`games.dotdash.pie`): answers "place" with
+    the most balanced of a few random central setups, and "choose <setup>" with the colour a
+    2-ply search prefers."""
+    judge = DotDashSearchPlayer("pie", depth=2, style=1, noise=0)
+
+    def mover_score(position: DotDashPosition) -> int:
+        return judge.search(rules, position, rng, 2, None).score
+
+    def answer(request: str) -> str:
+        if request.strip() == "place":
+            options = [random_setup(rules, rng) for _ in range(tries)]
+            best = min(options, key=lambda p: abs(mover_score(p)))
+            return best.setup_text()
+        if request.startswith("choose"):
+            position = rules.parse_setup(request.removeprefix("choose").strip())
+            mover = position.to_move
+            colour = mover if mover_score(position) >= 0 else 1 - mover
+            return "rb"[colour]
+        raise UsageError(f"the pie agent does not understand {request!r}")
+
+    return answer

@@ -1,0 +1,180 @@
+"""`TableStore`: the folder of complete tables, the tables open in it, and the builds under way.
+
+One store is made by whoever runs BoardLab (a CLI command from its `--tables` option, the web
+app at start) and handed to everything that reads tables: the computer players, forced
+results, the web service. Nothing finds tables through the environment at run time; the
+user's `$BOARDLAB_TABLES` only chooses the default folder.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from boardlab.core.errors import BoardLabError, MissingTableError
+from boardlab.core.outcome import Value
+from boardlab.core.registry import AnyRules, get_game
+from boardlab.solver import api
+
+AUTO_BUILD_MAX_SIZE = 4
+"""Boards up to this size build their tables on the spot when a player or a command needs
+one (seconds); larger ones are built only on request (`boardlab solve`, the web app's button)."""
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class BuildProgress:
+    """A build in this store: `building`, `ready` or `failed`, with slices done and total."""
+
+    state: str = "building"
+    done: int = 0
+    total: int = 0
+    message: str | None = None
+
+
+def rules_key(rules: AnyRules) -> str:
+    """A text key for a ruleset: game plus every option."""
+    opts = ",".join(f"{k}={v}" for k, v in sorted(rules.options().items()))
+    return f"{rules.game}:{opts}"
+
+
+def _solver_rules(rules: AnyRules) -> Any:
+    """The rules as the solver takes them (today's solver reads the game's rules object)."""
+    return rules
+
+
+class TableStore:
+    """Complete tables in one folder: opened once and shared, built one at a time."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder if folder is not None else api.default_tables_dir()
+        self._open: dict[str, Any] = {}
+        self._jobs: dict[str, BuildProgress] = {}
+        self._lock = threading.Lock()
+        self._build_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"TableStore({str(self.folder)!r})"
+
+    # -- facts -----------------------------------------------------------------------------
+    def solvable(self, rules: AnyRules) -> bool:
+        """True when the game declares a solver adapter and the solver covers these rules."""
+        info = get_game(rules.game)
+        return info.solver_adapter is not None and api.solvable(_solver_rules(rules))
+
+    def builds_automatically(self, rules: AnyRules) -> bool:
+        """True when a missing table of these rules is built on the spot (small boards)."""
+        return rules.size <= AUTO_BUILD_MAX_SIZE and self.solvable(rules)
+
+    def path(self, rules: AnyRules) -> Path:
+        """Where the table of these rules lives (or would)."""
+        return api.table_path(_solver_rules(rules), self.folder)
+
+    # -- opening ---------------------------------------------------------------------------
+    def is_open(self, rules: AnyRules) -> bool:
+        """True when the table is open in this store."""
+        with self._lock:
+            return rules_key(rules) in self._open
+
+    def open(self, rules: AnyRules) -> Any:
+        """The open table (opened on first use); MissingTableError if it is not built,
+        CorruptTableError if it is unusable."""
+        key = rules_key(rules)
+        with self._lock:
+            table = self._open.get(key)
+        if table is not None:
+            return table
+        if not self.solvable(rules):
+            raise MissingTableError(f"the solver has no tables for {rules.game} {rules.variant}")
+        table = api.open_table(_solver_rules(rules), self.folder)
+        with self._lock:
+            return self._open.setdefault(key, table)
+
+    def get(self, rules: AnyRules, build: bool = False) -> Any | None:
+        """The open table, or None when there is none (building it first when `build` is
+        set and the board builds automatically). Never raises for a missing or unusable
+        table: players fall back to search."""
+        try:
+            if not self.solvable(rules):
+                return None
+            try:
+                return self.open(rules)
+            except MissingTableError:
+                if not build or not self.builds_automatically(rules):
+                    return None
+                return self.build(rules)
+        except (BoardLabError, OSError):
+            return None
+
+    def probe(self, rules: AnyRules, position: Any) -> tuple[Value, int | None] | None:
+        """(value, remoteness) for the side to move from an open table (never builds one),
+        or None when no table is open or can be opened."""
+        table = self.get(rules)
+        if table is None:
+            return None
+        value, remoteness = table.probe(position)
+        return Value(value), remoteness
+
+    # -- building --------------------------------------------------------------------------
+    def build(
+        self,
+        rules: AnyRules,
+        on_progress: Progress | None = None,
+        jobs: int | None = None,
+    ) -> Any:
+        """Build the table unless it exists (one build at a time per store), then open it.
+        Progress is recorded for `progress()` and passed to `on_progress`."""
+        key = rules_key(rules)
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is None or job.state != "building":
+                job = self._jobs[key] = BuildProgress()
+
+        def progress(done: int, total: int) -> None:
+            job.done, job.total = int(done), int(total)
+            if on_progress is not None:
+                on_progress(done, total)
+
+        try:
+            with self._build_lock:
+                api.ensure_table(_solver_rules(rules), self.folder, on_progress=progress, jobs=jobs)
+            table = self.open(rules)
+        except Exception as exc:
+            job.state = "failed"
+            job.message = " ".join(str(exc).split()) or exc.__class__.__name__
+            raise
+        job.state = "ready"
+        return table
+
+    def start_progress(self, rules: AnyRules) -> BuildProgress | None:
+        """Mark a build as about to start (so a poll sees it at once); None if one runs."""
+        key = rules_key(rules)
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is not None and job.state == "building":
+                return None
+            job = self._jobs[key] = BuildProgress()
+            return job
+
+    def progress(self, rules: AnyRules) -> BuildProgress | None:
+        """The latest build of these rules in this store, if any."""
+        with self._lock:
+            return self._jobs.get(rules_key(rules))
+
+    def forget(self, rules: AnyRules | None = None) -> None:
+        """Close every open table, or only that of `rules` (found damaged, say); they are
+        opened again on next use."""
+        with self._lock:
+            if rules is None:
+                tables, self._open = list(self._open.values()), {}
+            else:
+                table = self._open.pop(rules_key(rules), None)
+                tables = [] if table is None else [table]
+        for t in tables:
+            close = getattr(t, "close", None)
+            if close is not None:
+                close()

@@ -1,0 +1,97 @@
+"""Computer levels: legal moves, race awareness, and the pie agent."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boardlab.ai.base import Limits
+from boardlab.ai.dotdash.players import (
+    MAX_DEPTH,
+    DotDashSearchPlayer,
+    pie_agent,
+    player_for_level,
+)
+from boardlab.ai.dotdash.search import WIN
+from boardlab.core import GameSession, UsageError, make_rules
+from boardlab.games.dotdash.pie import pie_position
+from boardlab.games.dotdash.rules import DotDashRules
+
+
+def test_levels_play_legal_moves(rules: DotDashRules) -> None:
+    rng = random.Random(3)
+    session = GameSession(rules)
+    for level in (1, 2, 3, 4, 1, 2, 3, 4):
+        if session.is_over:
+            break
+        player = player_for_level(level, rules)
+        move = player.choose(rules, session.position, [], rng, Limits(time=0.05))
+        assert move in session.legal_moves()
+        session.play(move)
+    with pytest.raises(UsageError):
+        player_for_level(5, rules)
+
+
+@pytest.mark.parametrize("level", [2, 3, 4])
+def test_takes_a_lead_the_opponent_cannot_answer(level: int) -> None:
+    """Red completes A2..E2 with E8-E2 (drops on E3, E4); blue's three loose stones cannot
+    make a five in one move, so the lead wins."""
+    rules = make_rules("dotdash", "standard", 9)
+    pos = rules.parse_setup("setup R:A2,B2,C2,D2,E8 B:A9,I9,I1 r")
+    wins = set()
+    for move in rules.legal_moves(pos):
+        after = rules.play(pos, move)
+        red, blue = rules.fives(after)
+        if red > blue and all(
+            rules.fives(rules.play(after, reply))[1] < rules.fives(rules.play(after, reply))[0]
+            for reply in rules.legal_moves(after)
+        ):
+            wins.add(move)
+    assert wins, "the test position must offer an unanswerable lead"
+    player = player_for_level(level, rules)
+    move = player.choose(rules, pos, [], random.Random(1), Limits(time=0.2))
+    assert move in wins
+
+
+@pytest.mark.parametrize("level", [2, 3])
+def test_answers_a_lead_when_it_can(level: int) -> None:
+    rules = make_rules("dotdash", "standard", 9)
+    # blue leads with A9..E9; red must equalise, e.g. E8-E2 completing A2..E2
+    pos = rules.parse_setup("setup R:A2,B2,C2,D2,E8,I5 B:A9,B9,C9,D9,E9 r")
+    assert rules.fives(pos) == (0, 1)
+    answers = {m for m in rules.legal_moves(pos) if rules.fives(rules.play(pos, m))[0] >= 1}
+    assert answers
+    player = player_for_level(level, rules)
+    move = player.choose(rules, pos, [], random.Random(2))
+    assert move in answers
+
+
+def test_pie_agent_places_and_chooses() -> None:
+    rules = make_rules("dotdash", "standard", 9)
+    assert isinstance(rules, DotDashRules)
+    agent = pie_agent(rules, random.Random(4), tries=3)
+    setup = pie_position(rules, agent("place"))
+    assert sorted((setup.count(0), setup.count(1))) == [1, 2]
+    assert agent(f"choose {setup.setup_text()}") in ("r", "b")
+    with pytest.raises(UsageError):
+        agent("dance")
+
+
+def test_forced_positions_do_not_overrun_the_search() -> None:
+    """A forced result stops the deepening at once, and the depth never passes the cap the
+    move buffers are sized for, whatever depth the limits allow."""
+    rules = make_rules("dotdash", "standard", 9)
+    pos = rules.parse_setup("setup R:A2,B2,C2,D2,E8,I5 B:A9,B9,C9,D9,E9 r")
+    player = player_for_level(4, rules)
+    assert isinstance(player, DotDashSearchPlayer)
+    move = player.choose(rules, pos, [], random.Random(5), Limits(time=0.5, depth=50))
+    assert move in rules.legal_moves(pos)
+    found = player.last
+    assert found is not None and found.move == move
+    # E8 to E2 completes red's row A2..E2, evening the fives, and the search proves it wins.
+    assert str(move) == "E8-E2"
+    assert found.score >= WIN - 1000
+    assert found.depth <= MAX_DEPTH
+    after = rules.play(pos, move)
+    assert rules.fives(after) == (1, 1)
