@@ -189,3 +189,44 @@ def test_heavy_work_in_worker_processes_survives_a_killed_worker(tmp_path: Path)
         assert results[0].json()["kind"] == "ServerBusyError"
         again = c.post("/api/move", json={"size": 5, "level": "3"})  # a fresh pool answers
         assert again.status_code == 200
+
+
+def test_a_busy_server_cuts_the_optional_forced_search_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While requests wait for a thread, a move's forced-win search gets
+    `busy_forced_seconds` instead of the full search time; alone it gets the full time."""
+    seen: list[float] = []
+    release = threading.Event()
+    real = service_module.forced_result
+
+    def spy(*args: Any) -> Any:
+        seen.append(args[4])
+        if len(seen) == 1:
+            release.wait(20)  # hold the only thread while others queue behind it
+        return real(*args)
+
+    monkeypatch.setattr(service_module, "forced_result", spy)
+    limits = WorkLimits(threads=1, per_client=1, busy_forced_seconds=0.003)
+    with serving(create_app(tables=tmp_path, limits=limits)) as base:
+        httpx.post(base + "/api/move", json={"size": 3, "level": "1"}, timeout=30)
+        assert seen == [service_module.DEFAULT_BUDGET]  # alone: the full search
+        seen.clear()
+        codes: list[int] = []
+
+        def move(n: int) -> None:
+            transport = httpx.HTTPTransport(local_address=f"127.0.0.{n}")
+            with httpx.Client(base_url=base, timeout=30, transport=transport) as c:
+                codes.append(c.post("/api/move", json={"size": 3, "level": "1"}).status_code)
+
+        threads = [threading.Thread(target=move, args=(n,)) for n in (2, 3, 4)]
+        for t in threads:
+            t.start()
+            time.sleep(0.3)
+        release.set()
+        for t in threads:
+            t.join(timeout=30)
+        assert codes == [200, 200, 200]
+        # the first was alone when it started; the second had the third waiting behind it
+        full = service_module.DEFAULT_BUDGET
+        assert seen == [full, 0.003, full]

@@ -79,6 +79,7 @@ class WorkLimits:
     move_seconds: float = 20.0  # deadline of one computer move (players have own caps)
     playout_seconds: float = 15.0  # deadline of a playout; the plies played so far return
     processes: bool = False  # heavy work in worker processes (web.workers), not threads
+    busy_forced_seconds: float = 0.01  # forced-win search of a move while others wait
 
 
 class _ClientSlots:
@@ -99,10 +100,16 @@ class WorkGate:
             max(1, min(self.limits.heavy_threads, self.limits.threads))
         )
         self._clients: dict[str, _ClientSlots] = {}
+        self._in_use = 0  # a plain count, safe to read from the worker threads
 
     def in_use(self) -> int:
         """Requests inside the gate now (running or waiting), all clients together."""
-        return sum(c.users for c in self._clients.values())
+        return self._in_use
+
+    def busy(self) -> bool:
+        """True when more requests are inside the gate than it has threads (some wait):
+        optional work (the forced-win search of a move) is then cut short."""
+        return self.in_use() > self.limits.threads
 
     async def run(
         self,
@@ -126,6 +133,7 @@ class WorkGate:
                 f"running and {lim.waiting_per_client} waiting); try again when one is answered"
             )
         slots.users += 1
+        self._in_use += 1
         budget = Budget.of(seconds)
         outcome: list[T] = []
         failure: list[BaseException] = []
@@ -147,6 +155,7 @@ class WorkGate:
             return outcome[0]
         finally:
             slots.users -= 1
+            self._in_use -= 1
             if slots.users == 0 and self._clients.get(client) is slots:
                 del self._clients[client]
 

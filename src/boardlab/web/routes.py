@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request
 
 from boardlab.web import records
 from boardlab.web import schemas as s
-from boardlab.web.limits import WorkGate
+from boardlab.web.limits import Budget, WorkGate
 from boardlab.web.security import is_local_client
 from boardlab.web.service import Service, catalogue, replay, rules_of, state_out
 
@@ -66,10 +66,16 @@ async def computer_move(req: s.MoveRequest, request: Request) -> s.MoveOut:
     Dodgem says in `table` whether it played from a complete table, and why not in `note`."""
     service, gate = _service(request), _gate(request)
     heavy = req.level in ("3", "4")
+
+    def move(budget: Budget) -> s.MoveOut:
+        if gate.busy():  # others are waiting: the optional forced-win search is cut short
+            return service.computer_move(req, budget, gate.limits.busy_forced_seconds)
+        return service.computer_move(req, budget)
+
     return await gate.run(
         request,
         gate.limits.move_seconds,
-        lambda budget: service.computer_move(req, budget),
+        move,
         heavy=heavy,
         remote=("move", req.model_dump(), s.MoveOut.model_validate),
     )

@@ -21,7 +21,7 @@ from typing import Any, cast
 import anyio
 
 from boardlab.ai.base import default_level, level_names, make_player
-from boardlab.ai.forced import forced_result
+from boardlab.ai.forced import DEFAULT_BUDGET, forced_result
 from boardlab.core.errors import (
     BoardLabError,
     CorruptTableError,
@@ -372,8 +372,14 @@ class Service:
             return status.state, "level 4 played by search: no complete table for these rules"
         return None, None
 
-    def computer_move(self, req: s.MoveRequest, budget: Budget | None = None) -> s.MoveOut:
-        """Replay, let the computer move, and report a forced win it sees."""
+    def computer_move(
+        self,
+        req: s.MoveRequest,
+        budget: Budget | None = None,
+        forced_seconds: float = DEFAULT_BUDGET,
+    ) -> s.MoveOut:
+        """Replay, let the computer move, and report a forced win it sees (a proof search
+        of at most `forced_seconds`: the server passes less when it is busy)."""
         rules, session = replay(req)
         rng = random.Random(f"{req.seed}:{len(session.moves)}")
         table, note = self._level4_table(rules, req.level)
@@ -381,7 +387,7 @@ class Service:
         session.play(move)
         forced = None
         if req.forced and (budget is None or not budget.exhausted()):
-            forced = self.forced(rules, session)
+            forced = self.forced(rules, session, forced_seconds)
         return s.MoveOut(
             move=rules.format_move(move),
             player=req.level,
@@ -438,13 +444,16 @@ class Service:
             state=state_out(rules, session),
         )
 
-    def forced(self, rules: AnyRules, session: Session) -> s.ForcedOut | None:
-        """A forced win from the current position, where the game's finder sees one."""
+    def forced(
+        self, rules: AnyRules, session: Session, seconds: float = DEFAULT_BUDGET
+    ) -> s.ForcedOut | None:
+        """A forced win from the current position, where the game's finder sees one within
+        `seconds` of proof search (a table, when one is open, answers at once)."""
         if session.is_over:
             return None
         try:
             found = forced_result(
-                rules, session.position, tuple(session.positions[:-1]), self.tables
+                rules, session.position, tuple(session.positions[:-1]), self.tables, seconds
             )
         except BoardLabError:
             return None
