@@ -4,6 +4,7 @@ one line on stderr, exit status 2 (1 for probe lines that failed), never a trace
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,11 @@ def test_markup_typed_at_the_play_prompt(
         (["watch", "--size", "3", "--delay", "nan"], "--delay must be 0 to"),
         (["verify", "--size", "3", "--sample", str(10**30)], "--sample must be 0 to"),
         (["stats", "--size", "3", "--plot", "x.txt"], "must end in .png"),
+        (
+            ["solve", "--size", "3", "--jobs", str(2 * (os.cpu_count() or 1) + 1)],
+            "--jobs must be 1 to",
+        ),
+        (["solve", "--size", "3", "--jobs", "0"], "--jobs must be 1 to"),
         (["serve", "--threads", "0"], "--threads must be"),
         (["serve", "--max-body", "0"], "--max-body must be"),
     ],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from typing import Any
 
@@ -75,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     """Build the table unless a valid one exists; print where it is and what it holds."""
     from boardlab.solver.api import default_jobs, open_table, run_build, table_path
 
+    most = 2 * (os.cpu_count() or 1)
+    if args.jobs is not None and not 1 <= args.jobs <= most:
+        raise UsageError(f"--jobs must be 1 to {most} (twice the cores of this machine)")
     rules = table_rules(args)
     path = table_path(rules, args.tables)
     if not args.force and path.exists():
@@ -87,8 +91,6 @@ def run(args: argparse.Namespace) -> int:
         except CorruptTableError as exc:
             err_console.print(f"rebuilding: {exc}")
     jobs = args.jobs if args.jobs is not None else default_jobs(rules)
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
     t0 = time.perf_counter()
     with solve_progress(f"solving {rules.ruleset_id()}") as (slices, blocks):
         run_build(rules, args.tables, jobs, on_slices=slices, on_blocks=blocks)

@@ -2,7 +2,8 @@
 
 Every answer outside 2xx has one shape, `{"error": one line, "kind": name}`: the API's own
 errors, validation and parse errors, 404, 405 (with the path's full `Allow`), 413 and 500.
-What the server protects against is described in the README ("Exposing the server").
+What the server protects against is described in the README ("Exposing the server on a
+network").
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def _allowed_methods(request: Request) -> list[str]:
 
 
 def create_app(
-    tables: TableStore | Path | None = None,
+    tables: TableStore | Path | str | None = None,
     *,
     allow_builds: bool = False,
     allowed_hosts: Iterable[str] | None = None,
@@ -100,7 +101,10 @@ def create_app(
     `allow_builds`: table builds for every client (else for local clients only);
     `max_body`: the request-body limit in bytes; `limits`: the work gate's settings."""
 
-    store = tables if isinstance(tables, TableStore) else TableStore(tables)
+    if isinstance(tables, TableStore):
+        store = tables
+    else:
+        store = TableStore(None if tables is None else Path(tables))
     work = limits or WorkLimits()
     pool = (
         WorkerPool(max(1, min(work.heavy_threads, work.threads)), store.folder)
