@@ -282,9 +282,11 @@ def test_a_table_truncated_under_the_running_server(
 
 
 @pytest.mark.slow
-def test_killing_the_server_leaves_no_process_behind(tmp_path: Path) -> None:
-    """kill -9 of `boardlab serve` while a table build and the worker processes run: every
-    process it started ends within seconds, and a new server can build that table."""
+@pytest.mark.parametrize("how", ["kill -9", "Ctrl-C"])
+def test_stopping_the_server_leaves_no_process_behind(tmp_path: Path, how: str) -> None:
+    """kill -9 of `boardlab serve`, or Ctrl-C at its terminal (SIGINT to its process group),
+    while a table build and the worker processes run: every process it started ends within
+    seconds, and a new server can build that table."""
     tables = tmp_path / "tables"
     with server(tables, tmp_path / "server.log") as (proc, c):
         assert c.post("/api/move", json={"size": 5, "level": "3"}).status_code == 200
@@ -293,12 +295,18 @@ def test_killing_the_server_leaves_no_process_behind(tmp_path: Path) -> None:
         time.sleep(1.0)
         started = descendants(proc.pid)
         assert len(started) >= 2, started  # worker processes and the build
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
+        if how == "kill -9":
+            proc.send_signal(signal.SIGKILL)
+        else:
+            os.killpg(proc.pid, signal.SIGINT)  # the server leads its own session's group
+        proc.wait(timeout=20)
         deadline = time.monotonic() + 15
         while any(alive(pid) for pid in started) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert not [pid for pid in started if alive(pid)]
+    if how == "Ctrl-C":
+        log = (tmp_path / "server.log").read_text()
+        assert "Traceback" not in log, log
     with server(tables, tmp_path / "again.log") as (proc, c):
         r = c.post("/api/tables", json={"size": 5})
         assert r.status_code == 200 and r.json()["state"] == "building", r.text

@@ -588,7 +588,10 @@ class Service:
         )
         with self._lock:
             self._jobs[key] = job
-        proc.start()
+        from boardlab.web.workers import sigint_blocked
+
+        with sigint_blocked():  # Ctrl-C is the server's to handle: it stops the build
+            proc.start()
         job.process = proc
         return self.table_status(rules)
 

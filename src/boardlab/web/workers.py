@@ -14,10 +14,10 @@ import gc
 import os
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,6 +33,19 @@ WORKER_TASKS = 200  # and each worker is replaced after this many requests
 
 _service: Any = None
 _flags: Any = None
+
+
+@contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Block Ctrl-C (SIGINT) in this thread while processes are started: they, and threads
+    started here (the pool's manager, which starts replacement workers), inherit the mask,
+    so a Ctrl-C at the terminal reaches only the server, which then stops its workers itself
+    (a worker still importing would otherwise die with a KeyboardInterrupt traceback)."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _init_worker(tables: str | None, flags: Any) -> None:
@@ -132,7 +145,9 @@ class WorkerPool:
     def warm_up(self) -> None:
         """Start the workers now (they import the players and compile their kernels)."""
         pool = self._pool()
-        for f in [pool.submit(_run_in_worker, "warm-up", {}, 0, float("inf")) for _ in range(2)]:
+        with sigint_blocked():
+            futures = [pool.submit(_run_in_worker, "warm-up", {}, 0, float("inf")) for _ in "ab"]
+        for f in futures:
             f.result(timeout=120)
 
     async def call(
@@ -144,9 +159,10 @@ class WorkerPool:
         pool = self._pool()
         try:
             try:
-                future: Future[Any] = pool.submit(
-                    _run_in_worker, kind, payload, slot, budget.deadline
-                )
+                with sigint_blocked():
+                    future: Future[Any] = pool.submit(
+                        _run_in_worker, kind, payload, slot, budget.deadline
+                    )
                 while not future.done():
                     if budget.cancel.is_set():
                         self._flags[slot] = 1  # the worker stops at its next check
