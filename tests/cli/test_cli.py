@@ -55,6 +55,8 @@ def test_perft_from_a_position_with_divide() -> None:
         (["perft"], "the following arguments are required: --depth"),
         (["fly"], "invalid choice: 'fly'"),
         (["league", "--game", "dotdash", "--levels", "1,5"], "random or a level 1-4"),
+        (["solve", "--game", "dotdash"], "the solver has no tables for Dot Dash"),
+        (["probe", "--game", "dot-dash", "--size", "9"], "the solver has no tables for Dot Dash"),
     ],
 )
 def test_bad_input_gives_one_line_and_status_2(args: list[str], message: str) -> None:

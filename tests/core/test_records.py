@@ -72,3 +72,16 @@ def test_bad_records_give_one_line_errors(text: str, message: str) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(NotationError, match="cannot read record"):
         GameRecord.load(tmp_path / "nope.txt")
+
+
+def test_untagged_variant_is_the_games_declared_default() -> None:
+    text = '[Game "dotdash"]\n[Size "7"]\n\n1. D4-G7 *'
+    record = GameRecord.parse(text)
+    assert record.variant == "standard"
+    session = record.to_session()
+    assert session.rules.variant == "standard" and session.rules.size == 7
+    assert [str(m) for m in session.moves] == ["D4-G7"]
+    json_form = '{"game": "dotdash", "size": 7, "moves": ["D4-G7"]}'
+    assert GameRecord.parse(json_form).variant == "standard"
+    # a record from before the Game tag is a Dodgem game of its default variant
+    assert GameRecord.parse('[Size "3"]\n\n1. a2-b2 *').rules() == make_rules("dodgem", size=3)

@@ -16,6 +16,7 @@ from boardlab.core.registry import (
     VariantInfo,
     games,
     get_game,
+    make_rules,
 )
 
 CASES = [(info, v) for _, info in sorted(games().items()) for v in info.variants]
@@ -73,3 +74,5 @@ def test_unknown_names() -> None:
         get_game("chess")
     with pytest.raises(UnknownGameError, match="unknown dotdash variant 'tiny'"):
         get_game("dotdash").rules("tiny")
+    with pytest.raises(UsageError, match="unknown game 'chess'"):  # a usage error like others
+        make_rules("chess")

@@ -25,6 +25,7 @@ from boardlab.ai.base import Limits, Player, RandomPlayer
 from boardlab.core.errors import IllegalMoveError, NotationError, UsageError
 from boardlab.core.outcome import Outcome, Reason
 from boardlab.core.registry import Colour, GameInfo, VariantInfo
+from boardlab.core.rules import perft_by_rules
 
 LETTERS = "at"
 NAMES = ("amber", "teal")
@@ -128,12 +129,8 @@ def rules_for(variant: str = "normal", size: int | None = None) -> NimRules:
 
 
 def perft(rules: NimRules, position: NimPosition, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = rules.legal_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(rules, rules.play(position, m), depth - 1) for m in moves)
+    """Nim needs no compiled kernel: the rules object's own count."""
+    return perft_by_rules(rules, position, depth)
 
 
 def render(rules: NimRules, position: NimPosition, last: NimMove | None = None) -> Text:

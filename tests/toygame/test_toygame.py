@@ -103,6 +103,7 @@ def test_web_api(nim: None, tmp_path: Path) -> None:
         assert move.json()["move"] == "3-1"
         assert move.json()["state"]["position"] == "0/4/4 a"
         bad = client.post("/api/move", json={"game": "nim", "level": "4"})
-        assert bad.status_code == 400 and "unknown player" in bad.json()["error"]
+        assert bad.status_code == 422
+        assert bad.json()["error"].endswith("level must be random or 1 or 2 for Nim, not 4")
         bad = client.post("/api/state", json={"game": "nim", "moves": ["1-9"]})
         assert bad.status_code == 400 and "heap 1 has 3 tokens" in bad.json()["error"]

@@ -24,6 +24,7 @@ from boardlab.cli import (
     watch,
 )
 from boardlab.cli.common import UsageError, err_console, error_text, one_line
+from boardlab.core.registry import games
 
 # Each module named here defines `register(subparsers)`, which adds its parser and sets
 # `func` (args -> exit status) as a default.
@@ -43,6 +44,12 @@ MODULES: tuple[ModuleType, ...] = (
 COMMANDS = tuple(m.__name__.rsplit(".", 1)[-1] for m in MODULES)
 
 
+def titles() -> str:
+    """The registered games' titles, e.g. 'Dodgem and Dot Dash'."""
+    names = sorted(info.title for info in games().values())
+    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are `UsageError`s: one line and exit status 2, like
     every other usage error (argparse would print the usage block first)."""
@@ -55,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full parser with every available subcommand."""
     parser = Parser(
         prog="boardlab",
-        description="Play, solve and study Dodgem and Dot Dash.",
+        description=f"Play, solve and study {titles()}.",
     )
     parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -17,7 +17,7 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "probe",
         help="look up positions (one per line on stdin) in the tablebase",
-        description="Read Dodgem positions one per line from stdin and write one JSON object "
+        description="Read positions one per line from stdin and write one JSON object "
         'per line: {"position", "value", "remoteness"} for the side to move, or '
         '{"position", "error"} for a line that is not a position of this board. Exit status '
         "1 if any line failed, 2 for a missing or damaged table.",

@@ -22,18 +22,18 @@ from boardlab.core.errors import CorruptTableError, MissingTableError
 
 def add_table_args(parser: argparse.ArgumentParser) -> None:
     """--game/--variant/--size and --tables."""
-    add_game_args(parser, size_help="board size 3-5 (default 4)")
+    from boardlab.solver.store import tables_help
+
+    add_game_args(parser, size_help=f"board size; the solver covers {tables_help()}")
     add_tables_arg(parser)
 
 
 def table_rules(args: argparse.Namespace) -> Any:
     """The rules named by the arguments, if the solver covers them; else UsageError."""
     rules = rules_from_args(args)
-    if not table_store(args).solvable(rules):
-        raise UsageError(
-            f"no tablebase for {rules.game} {rules.variant} {rules.size}×{rules.size}: the "
-            "solver covers classic, blocked-loses and misere Dodgem on 3×3 to 5×5 boards"
-        )
+    reason = table_store(args).unsolvable_reason(rules)
+    if reason is not None:
+        raise UsageError(reason)
     return rules
 
 
@@ -57,8 +57,8 @@ def register(sub: Any) -> None:
     """Add the solve parser."""
     p: argparse.ArgumentParser = sub.add_parser(
         "solve",
-        help="build the complete tablebase of a Dodgem ruleset",
-        description="Solve every Dodgem position of a ruleset by retrograde analysis and write "
+        help="build the complete tablebase of a ruleset",
+        description="Solve every position of a ruleset by retrograde analysis and write "
         "its tablebase. An interrupted solve continues where it stopped.",
     )
     add_table_args(p)

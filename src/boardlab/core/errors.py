@@ -17,13 +17,15 @@ class GameOverError(IllegalMoveError):
     """A move was attempted in a finished game."""
 
 
-class UnknownGameError(BoardLabError, ValueError):
-    """A game or variant name, or an option value, that is not known."""
-
-
 class UsageError(BoardLabError, ValueError):
     """An argument that makes no sense (a bad option value, a size the game is not played on,
-    a negative depth); the command line exits with status 2 and one line."""
+    a negative depth, an unknown game); the command line exits with status 2 and one line,
+    the web API answers 400."""
+
+
+class UnknownGameError(UsageError):
+    """A game or variant name that is not registered: a usage error like any other, told
+    apart only so that callers may list the known names."""
 
 
 class MissingTableError(BoardLabError, KeyError):

@@ -27,8 +27,17 @@ from pathlib import Path
 from typing import Any
 
 from boardlab.core.errors import BoardLabError, NotationError
-from boardlab.core.registry import AnyRules, make_rules
+from boardlab.core.registry import AnyRules, get_game, make_rules
 from boardlab.core.session import GameSession
+
+UNTAGGED_GAME = "dodgem"
+"""The game of a record with no Game tag: the format had no such tag while Dodgem was its
+only game. (A record without a Variant tag is of its game's declared default variant.)"""
+
+
+def _default_variant(game: str) -> str:
+    return get_game(game).default_variant
+
 
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
@@ -120,9 +129,10 @@ class GameRecord:
             players = data.get("players") or {}
             if not isinstance(players, dict):
                 raise NotationError("'players' must be an object")
+            game = str(data.get("game") or UNTAGGED_GAME)
             return cls(
-                game=str(data.get("game", "dodgem")),
-                variant=str(data.get("variant") or "classic"),
+                game=game,
+                variant=str(data.get("variant") or _default_variant(game)),
                 size=_record_size(data["size"]),
                 moves=list(moves),
                 start=str(data["start"]) if data.get("start") else None,
@@ -198,8 +208,8 @@ class GameRecord:
         known = {"Game", "Variant", "Size", "Date", "Result", "Termination", "Start"}
         players = {k.lower(): v for k, v in tags.items() if k not in known}
         return cls(
-            game=tags.get("Game", "dodgem"),
-            variant=tags.get("Variant", "classic"),
+            game=tags.get("Game", UNTAGGED_GAME),
+            variant=tags.get("Variant") or _default_variant(tags.get("Game", UNTAGGED_GAME)),
             size=size,
             moves=moves,
             start=tags.get("Start"),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pkgutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
@@ -155,8 +155,13 @@ class GameInfo:
     - `setup`: a stage before the first move, or None;
     - `forced(rules, position, history, tables, budget, max_depth)`: a proven result
       (`boardlab.ai.forced`), or None when the game has no finder;
-    - `solver_adapter(variant, size)`: what the solver needs to build complete tables of a
-      variant and size, or None when the game has no tables.
+    - `solver_adapter(rules)`: the solver's view of a ruleset (what `boardlab.solver`
+      builds and reads complete tables through), or None where the solver does not cover
+      these rules; the slot itself is None for a game without tables. The solver is the only
+      caller: it imports no game, and a game imports no solver;
+    - `board_facts(rules, position)`: what a front end that draws the board itself needs
+      beyond the position text, as a JSON-ready mapping (Dodgem's steps and exit edges, Dot
+      Dash's fives and reserves), or None when the game has none to tell.
     """
 
     name: str
@@ -172,7 +177,8 @@ class GameInfo:
     render: Callable[..., Any] | None = field(default=None, repr=False)
     setup: SetupStage | None = field(default=None, repr=False)
     forced: Callable[..., Any] | None = field(default=None, repr=False)
-    solver_adapter: Callable[[str, int], Any] | None = field(default=None, repr=False)
+    solver_adapter: Callable[[AnyRules], Any] | None = field(default=None, repr=False)
+    board_facts: Callable[..., Mapping[str, Any]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.default_variant not in self.variant_names:

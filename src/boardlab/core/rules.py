@@ -87,3 +87,15 @@ class Rules(Protocol[P, M]):
     def format_move(self, move: M) -> str:
         """Canonical notation of a move."""
         ...
+
+
+def perft_by_rules(rules: Rules[P, M], position: P, depth: int) -> int:
+    """Leaf count of the move tree at `depth` through the rules object alone: slow and
+    obviously correct, the reference each game's compiled perft is tested against. A
+    finished position has no moves, so it has no children."""
+    if depth == 0:
+        return 1
+    moves = rules.legal_moves(position)
+    if depth == 1:
+        return len(moves)
+    return sum(perft_by_rules(rules, rules.play(position, m), depth - 1) for m in moves)

@@ -8,6 +8,7 @@ user's `$BOARDLAB_TABLES` only chooses the default folder.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import Any
 
 from boardlab.core.errors import BoardLabError, MissingTableError
 from boardlab.core.outcome import Value
-from boardlab.core.registry import AnyRules, get_game
+from boardlab.core.registry import AnyRules, GameInfo, games, get_game
 from boardlab.solver import api
 
 AUTO_BUILD_MAX_SIZE = 4
@@ -36,15 +37,58 @@ class BuildProgress:
     message: str | None = None
 
 
+def tables_help() -> str:
+    """The games with tables and what the solver covers of each, for help texts: e.g.
+    'Dodgem classic, blocked-loses, misere on 3×3 to 5×5'."""
+    parts = [f"{info.title} {coverage(info)}" for info in games().values() if coverage(info)]
+    return "; ".join(parts) or "none"
+
+
 def rules_key(rules: AnyRules) -> str:
     """A text key for a ruleset: game plus every option."""
     opts = ",".join(f"{k}={v}" for k, v in sorted(rules.options().items()))
     return f"{rules.game}:{opts}"
 
 
+def solver_view(rules: AnyRules) -> Any | None:
+    """What the solver builds and reads the tables of `rules` through: the game's declared
+    `GameInfo.solver_adapter` applied to them, or None when the game has none or the adapter
+    does not cover these rules. This is the one place the table code learns about a game."""
+    adapter = get_game(rules.game).solver_adapter
+    return None if adapter is None else adapter(rules)
+
+
 def _solver_rules(rules: AnyRules) -> Any:
-    """The rules as the solver takes them (today's solver reads the game's rules object)."""
-    return rules
+    """The solver's view of rules it covers; MissingTableError where it has none."""
+    view = solver_view(rules)
+    if view is None:
+        raise MissingTableError(f"the solver has no tables for {rules.game} {rules.variant}")
+    return view
+
+
+@functools.lru_cache(maxsize=32)
+def coverage(info: GameInfo) -> str:
+    """Which of a game's declared variants and sizes the solver covers, for help texts and
+    messages: e.g. 'classic, blocked-loses, misere on 3×3 to 5×5' ('' for none)."""
+    if info.solver_adapter is None:
+        return ""
+    by_sizes: dict[tuple[int, ...], list[str]] = {}
+    for v in info.variants:
+        sizes: list[int] = []
+        for n in v.sizes:
+            view = info.solver_adapter(info.rules(v.name, n))
+            if view is not None and api.solvable(view):
+                sizes.append(n)
+        if sizes:
+            by_sizes.setdefault(tuple(sizes), []).append(v.name)
+    parts = []
+    for covered, names in by_sizes.items():
+        lo, hi = min(covered), max(covered)
+        span = f"{lo}×{lo}" if lo == hi else f"{lo}×{lo} to {hi}×{hi}"
+        if list(covered) != list(range(lo, hi + 1)):
+            span = ", ".join(f"{n}×{n}" for n in covered)
+        parts.append(f"{', '.join(names)} on {span}")
+    return "; ".join(parts)
 
 
 class TableStore:
@@ -62,9 +106,30 @@ class TableStore:
 
     # -- facts -----------------------------------------------------------------------------
     def solvable(self, rules: AnyRules) -> bool:
-        """True when the game declares a solver adapter and the solver covers these rules."""
+        """True when the game's solver adapter covers these rules and the solver can build
+        their table."""
+        view = solver_view(rules)
+        return view is not None and api.solvable(view)
+
+    def coverage(self, game: str) -> str:
+        """Which declared variants and sizes of a game the solver covers, for messages:
+        e.g. 'classic, blocked-loses, misere on 3×3 to 5×5' ('' for none)."""
+        return coverage(get_game(game))
+
+    def unsolvable_reason(self, rules: AnyRules) -> str | None:
+        """None when the solver can build the table of these rules, else a one-line reason
+        naming what it does cover."""
+        if self.solvable(rules):
+            return None
         info = get_game(rules.game)
-        return info.solver_adapter is not None and api.solvable(_solver_rules(rules))
+        covered = self.coverage(rules.game)
+        if not covered:
+            return f"the solver has no tables for {info.title}"
+        n = rules.size
+        return (
+            f"the solver has no table for {info.title} {rules.variant} on {n}×{n}: it covers "
+            f"{info.title} {covered}"
+        )
 
     def builds_automatically(self, rules: AnyRules) -> bool:
         """True when a missing table of these rules is built on the spot (small boards)."""

@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from boardlab.ai.base import level_names
+from boardlab.core.errors import UnknownGameError
 from boardlab.core.registry import games, get_game
 
 MAX_MOVES = 2000
@@ -13,8 +15,8 @@ MAX_PLAYOUT_PLIES = 1000
 
 
 def size_bounds() -> tuple[int, int]:
-    """The smallest and largest board size of the registered games (each variant checks its
-    own sizes again when its rules are made)."""
+    """The smallest and largest board size of the games installed (an outer bound; each
+    request is then held to the sizes its own game and variant declare, see `declared`)."""
     sizes = [info.sizes for info in games().values()]
     return min(lo for lo, _ in sizes), max(hi for _, hi in sizes)
 
@@ -23,7 +25,7 @@ SIZE_MIN, SIZE_MAX = size_bounds()
 
 ValueText = Literal["win", "loss", "draw"]
 MoveText = Annotated[str, StringConstraints(min_length=1, max_length=24)]
-Level = Annotated[str, StringConstraints(pattern=r"^(random|[1-4])$")]
+Level = Annotated[str, StringConstraints(pattern=r"^(random|[1-9])$")]
 TableState = Literal["ready", "missing", "building", "failed", "damaged"]
 StopReason = Literal["plies", "time", "cancelled"]
 
@@ -34,6 +36,25 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def declared(
+    game: str, variant: str | None, size: int | None, levels: tuple[str, ...] = ()
+) -> None:
+    """Hold a request to what its game declares (`GameInfo`): the variant's sizes and the
+    game's levels; ValueError (a 422 answer) otherwise. An unknown game or variant is left
+    to the service, which answers 400 with the known names."""
+    try:
+        info = get_game(game)
+        var = info.variant(variant)
+    except UnknownGameError:
+        return
+    if size is not None and size not in var.sizes:
+        raise ValueError(f"size must be {var.size_span(' to ')} for {info.title} {var.name}")
+    known = ["random", *level_names(info)]
+    for level in levels:
+        if level not in known:
+            raise ValueError(f"level must be {' or '.join(known)} for {info.title}, not {level}")
+
+
 class GameSpec(Strict):
     """A game to replay: rules by name, an optional start position and the moves so far."""
 
@@ -42,6 +63,15 @@ class GameSpec(Strict):
     size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
     start: str | None = Field(None, min_length=1, max_length=400)
     moves: list[MoveText] = Field(default_factory=list, max_length=MAX_MOVES)
+
+    @model_validator(mode="after")
+    def _as_declared(self) -> GameSpec:
+        declared(self.game, self.variant, self.size, self._levels())
+        return self
+
+    def _levels(self) -> tuple[str, ...]:
+        """The computer levels the request names (checked against its game's)."""
+        return ()
 
 
 class ExportRequest(GameSpec):
@@ -60,6 +90,9 @@ class MoveRequest(GameSpec):
     seed: int = Field(0, ge=0, le=2**53)
     forced: bool = True
 
+    def _levels(self) -> tuple[str, ...]:
+        return (self.level,)
+
 
 class PlayoutRequest(GameSpec):
     """Play the replayed game to its end between two computer players."""
@@ -67,6 +100,9 @@ class PlayoutRequest(GameSpec):
     players: tuple[Level, Level] = ("4", "4")
     seed: int = Field(0, ge=0, le=2**53)
     max_plies: int = Field(400, ge=1, le=MAX_PLAYOUT_PLIES)
+
+    def _levels(self) -> tuple[str, ...]:
+        return self.players
 
 
 class PieRequest(Strict):
@@ -86,6 +122,7 @@ class PieRequest(Strict):
         info = get_game(self.game)
         if info.setup is None:
             raise ValueError(f"{info.title} has no setup stage")
+        declared(self.game, self.variant, self.size, (self.level,))
         return self
 
     @model_validator(mode="after")
@@ -103,6 +140,11 @@ class RulesSpec(Strict):
     game: str = Field("dodgem", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
     size: int | None = Field(None, ge=SIZE_MIN, le=SIZE_MAX)
+
+    @model_validator(mode="after")
+    def _as_declared(self) -> RulesSpec:
+        declared(self.game, self.variant, self.size)
+        return self
 
 
 class RecordText(Strict):

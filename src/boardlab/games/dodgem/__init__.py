@@ -3,7 +3,8 @@
 `GAME` declares the game; the `boardlab.games` entry point `dodgem` names it.
 """
 
-from boardlab.core.registry import Colour, GameInfo, Ref, VariantInfo
+from boardlab.core.registry import AnyRules, Colour, GameInfo, Ref, VariantInfo
+from boardlab.games.dodgem.facts import board_facts
 from boardlab.games.dodgem.notation import (
     MAX_SIZE,
     MIN_SIZE,
@@ -21,10 +22,10 @@ _BLUE_RED = (Colour("blue", "B"), Colour("red", "R"))
 _RED_GREEN = (Colour("red", "R"), Colour("green", "G"))
 
 
-def solver_rules(variant: str, size: int) -> DodgemRules:
-    """What the solver takes for a variant and size: the rules themselves (the solver checks
-    which of them it covers)."""
-    return rules_for(variant, size)
+def solver_rules(rules: AnyRules) -> DodgemRules | None:
+    """The solver's view of a Dodgem ruleset: today's solver reads the rules object itself
+    (and says which rulesets and sizes it covers); None for rules of another game."""
+    return rules if isinstance(rules, DodgemRules) else None
 
 
 GAME = GameInfo(
@@ -53,6 +54,7 @@ GAME = GameInfo(
     render=render_board,
     forced=Ref("boardlab.ai.dodgem.forced:forced_dodgem"),
     solver_adapter=solver_rules,
+    board_facts=board_facts,
 )
 
 __all__ = [

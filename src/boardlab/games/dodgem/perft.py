@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardlab.core.errors import UsageError
+from boardlab.core.rules import perft_by_rules
 from boardlab.games.dodgem import kernel
 from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import DodgemRules
@@ -36,9 +37,4 @@ def perft(rules: DodgemRules, position: DodgemPosition, depth: int) -> int:
 
 def perft_reference(rules: DodgemRules, position: DodgemPosition, depth: int) -> int:
     """The same count through the rules object (slow; for checking the kernel)."""
-    if depth == 0:
-        return 1
-    moves = rules.legal_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(perft_reference(rules, rules.play(position, m), depth - 1) for m in moves)
+    return perft_by_rules(rules, position, depth)

@@ -7,6 +7,7 @@ lead in five-in-a-rows at the start of your turn. Variants: standard, frozen, ca
 from typing import Any
 
 from boardlab.core.registry import Colour, GameInfo, Ref, SetupStage, VariantInfo
+from boardlab.games.dotdash.facts import board_facts
 from boardlab.games.dotdash.notation import MAX_SIZE, MIN_SIZE, DotDashMove, DotDashPosition, Point
 from boardlab.games.dotdash.perft import perft
 from boardlab.games.dotdash.pie import parse_colour, pie_position, random_setup, run_pie
@@ -59,6 +60,7 @@ GAME = GameInfo(
     perft=perft,
     render=render_board,
     setup=PIE,
+    board_facts=board_facts,
 )
 
 __all__ = [

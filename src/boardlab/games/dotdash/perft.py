@@ -7,6 +7,7 @@ whether finished or not. Repetition and the ply limit of the capture variant are
 from __future__ import annotations
 
 from boardlab.core.errors import UsageError
+from boardlab.core.rules import perft_by_rules
 from boardlab.games.dotdash.kernel import perft_arrays
 from boardlab.games.dotdash.notation import DotDashPosition
 from boardlab.games.dotdash.rules import DotDashRules
@@ -21,10 +22,5 @@ def perft(rules: DotDashRules, position: DotDashPosition, depth: int) -> int:
 
 
 def perft_reference(rules: DotDashRules, position: DotDashPosition, depth: int) -> int:
-    """The same count through the pure-Python rules (slow; for checking the kernel)."""
-    if depth == 0:
-        return 1
-    moves = rules.legal_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(perft_reference(rules, rules.play(position, m), depth - 1) for m in moves)
+    """The same count through the rules object (slow; for checking the kernel)."""
+    return perft_by_rules(rules, position, depth)
