@@ -230,3 +230,42 @@ def test_a_busy_server_cuts_the_optional_forced_search_short(
         # the first was alone when it started; the second had the third waiting behind it
         full = service_module.DEFAULT_BUDGET
         assert seen == [full, 0.003, full]
+
+
+def test_replaying_requests_count_against_the_clients_share(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """State, analysis and records replay up to MAX_MOVES plies sent by the client: they go
+    through the gate too, so a client with its share busy gets 429 while others are served."""
+    from boardlab.web import routes
+
+    release = threading.Event()
+    real = routes.replay
+
+    def slow_replay(spec: Any) -> Any:
+        if spec.size == 7:  # the long replay the first client sends
+            release.wait(20)
+        return real(spec)
+
+    monkeypatch.setattr(routes, "replay", slow_replay)
+    limits = WorkLimits(threads=2, per_client=1, waiting_per_client=0)
+    with serving(create_app(tables=tmp_path, limits=limits)) as base:
+        results: list[Any] = []
+        first = threading.Thread(
+            target=lambda: results.append(httpx.post(base + "/api/state", json={"size": 7}))
+        )
+        first.start()
+        time.sleep(0.5)
+        with httpx.Client(base_url=base, timeout=30) as c:  # the same client again
+            for path in ("/api/state", "/api/analysis", "/api/record/export"):
+                r = c.post(path, json={"size": 5})
+                assert r.status_code == 429 and r.json()["kind"] == "TooManyRequestsError"
+            r = c.post("/api/record/import", json={"text": '[Size "5"]\n\n*\n'})
+            assert r.status_code == 429
+        with other_client(base) as c:
+            t0 = time.monotonic()
+            assert c.post("/api/state", json={"size": 5}).status_code == 200
+            assert time.monotonic() - t0 < 5.0
+        release.set()
+        first.join(timeout=30)
+        assert results and results[0].status_code == 200

@@ -80,12 +80,17 @@ class WorkLimits:
     playout_seconds: float = 15.0  # deadline of a playout; the plies played so far return
     processes: bool = False  # heavy work in worker processes (web.workers), not threads
     busy_forced_seconds: float = 0.01  # forced-win search of a move while others wait
+    quick_threads: int = 4  # threads for replays (state, analysis, records), apart from those
 
 
 class _ClientSlots:
+    """One client's share: computations and quick replays each have their own slots."""
+
     def __init__(self, size: int) -> None:
         self.limiter = anyio.CapacityLimiter(size)
-        self.users = 0
+        self.quick = anyio.CapacityLimiter(size)
+        self.users = 0  # computations inside the gate, running or waiting
+        self.quick_users = 0  # replays inside the gate
 
 
 class WorkGate:
@@ -99,11 +104,14 @@ class WorkGate:
         self.heavy = anyio.CapacityLimiter(
             max(1, min(self.limits.heavy_threads, self.limits.threads))
         )
+        # replays (state, analysis, records) have threads of their own: a page's quick
+        # requests never wait behind long computations, and cannot crowd them out either
+        self.quick = anyio.CapacityLimiter(max(1, self.limits.quick_threads))
         self._clients: dict[str, _ClientSlots] = {}
         self._in_use = 0  # a plain count, safe to read from the worker threads
 
     def in_use(self) -> int:
-        """Requests inside the gate now (running or waiting), all clients together."""
+        """Computations inside the gate now (running or waiting), all clients together."""
         return self._in_use
 
     def busy(self) -> bool:
@@ -118,29 +126,34 @@ class WorkGate:
         work: Callable[[Budget], T],
         heavy: bool = False,
         remote: Remote[T] | None = None,
+        quick: bool = False,
     ) -> T:
         """Run `work(budget)` in a worker thread under the client's and the shared limits
         (and the heavy-work limit when `heavy`). With a worker pool, heavy work described by
-        `remote` (kind, request data, parser of the answer) runs in a worker process."""
+        `remote` (kind, request data, parser of the answer) runs in a worker process.
+        `quick` work (a replay) uses the client's and the gate's replay slots instead."""
         client = request.client.host if request.client else "?"
         lim = self.limits
         slots = self._clients.get(client)
         if slots is None:
             slots = self._clients[client] = _ClientSlots(lim.per_client)
-        if slots.users >= lim.per_client + lim.waiting_per_client:
+        if (slots.quick_users if quick else slots.users) >= lim.per_client + lim.waiting_per_client:
             raise TooManyRequestsError(
                 f"too many requests at once from this client (at most {lim.per_client} "
                 f"running and {lim.waiting_per_client} waiting); try again when one is answered"
             )
-        slots.users += 1
-        self._in_use += 1
+        if quick:
+            slots.quick_users += 1
+        else:
+            slots.users += 1
+            self._in_use += 1
         budget = Budget.of(seconds)
         outcome: list[T] = []
         failure: list[BaseException] = []
 
         async def main(cancel: anyio.CancelScope) -> None:
             try:
-                outcome.append(await self._run(slots, budget, work, heavy, remote))
+                outcome.append(await self._run(slots, budget, work, heavy, remote, quick))
             except Exception as exc:  # raised again outside the task group, unwrapped
                 failure.append(exc)
             finally:
@@ -154,9 +167,13 @@ class WorkGate:
                 raise failure[0]
             return outcome[0]
         finally:
-            slots.users -= 1
-            self._in_use -= 1
-            if slots.users == 0 and self._clients.get(client) is slots:
+            if quick:
+                slots.quick_users -= 1
+            else:
+                slots.users -= 1
+                self._in_use -= 1
+            idle = slots.users == 0 and slots.quick_users == 0
+            if idle and self._clients.get(client) is slots:
                 del self._clients[client]
 
     async def _run(
@@ -166,13 +183,20 @@ class WorkGate:
         work: Callable[[Budget], T],
         heavy: bool,
         remote: Remote[T] | None,
+        quick: bool = False,
     ) -> T:
-        limiters = [slots.limiter, *([self.heavy] if heavy else []), self.shared]
-        messages = [
-            "the server is busy with this client's other requests",
-            *(["the server is busy with long computations; try again shortly"] if heavy else []),
-            "the server is busy; try again in a few seconds",
-        ]
+        mine = "the server is busy with this client's other requests"
+        full = "the server is busy; try again in a few seconds"
+        limiters: list[anyio.CapacityLimiter]
+        if quick:
+            limiters, messages = [slots.quick, self.quick], [mine, full]
+        else:
+            limiters = [slots.limiter, *([self.heavy] if heavy else []), self.shared]
+            messages = [
+                mine,
+                *(["the server is busy with long computations; try again shortly"] * heavy),
+                full,
+            ]
         end = min(self.limits.queue_seconds, budget.left()) + anyio.current_time()
         held: list[anyio.CapacityLimiter] = []
         try:

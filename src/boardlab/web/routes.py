@@ -1,12 +1,12 @@
 """The JSON API. Stateless: each request carries the game (rules, start, moves) and the server
-replays it. Quick handlers are plain functions (FastAPI runs them in its thread pool); computer
-moves and playouts go through the work gate (web.limits): their own threads, a deadline,
-cancellation when the client goes away, and a per-client share, so one client cannot starve
-the others."""
+replays it. Everything that replays a game (state, analysis, records, computer moves,
+playouts) goes through the work gate (web.limits): its own threads, a deadline, cancellation
+when the client goes away, and a per-client share, so one client cannot starve the others."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Query, Request
 
@@ -35,6 +35,7 @@ TABLE_ERRORS: dict[int | str, dict[str, object]] = {
 }
 
 router = APIRouter(prefix="/api", responses=COMMON_ERRORS)
+T = TypeVar("T")
 
 
 def _service(request: Request) -> Service:
@@ -53,11 +54,30 @@ def list_games() -> s.GamesOut:
     return catalogue()
 
 
-@router.post("/state")
-def game_state(spec: s.GameSpec) -> s.StateOut:
+QUICK_ERRORS: dict[int | str, dict[str, object]] = {
+    429: COMPUTE_ERRORS[429],
+    503: {**_ERR, "description": "server busy (or, for analysis, the table is damaged)"},
+}
+
+
+async def quick(request: Request, work: Callable[[], T]) -> T:
+    """Replaying work (up to MAX_MOVES plies of a game sent by the client) through the work
+    gate too, on its replay slots: one of the client's own and one of the gate's, so no
+    client can fill the server with long replays while others wait, and replays never wait
+    behind long computations."""
+    gate = _gate(request)
+    return await gate.run(request, gate.limits.move_seconds, lambda budget: work(), quick=True)
+
+
+@router.post("/state", responses=QUICK_ERRORS)
+async def game_state(spec: s.GameSpec, request: Request) -> s.StateOut:
     """Replay a game and return its position, legal moves and result."""
-    rules, session = replay(spec)
-    return state_out(rules, session)
+
+    def work() -> s.StateOut:
+        rules, session = replay(spec)
+        return state_out(rules, session)
+
+    return await quick(request, work)
 
 
 @router.post("/move", responses=COMPUTE_ERRORS)
@@ -110,10 +130,11 @@ async def playout(req: s.PlayoutRequest, request: Request) -> s.PlayoutOut:
     )
 
 
-@router.post("/analysis", responses={503: TABLE_ERRORS[503]})
-def analysis(spec: s.GameSpec, request: Request) -> s.AnalysisOut:
+@router.post("/analysis", responses=QUICK_ERRORS)
+async def analysis(spec: s.GameSpec, request: Request) -> s.AnalysisOut:
     """Perfect-play values of the position, each legal move and each position of the game."""
-    return _service(request).analysis(spec)
+    service = _service(request)
+    return await quick(request, lambda: service.analysis(spec))
 
 
 @router.get("/tables", responses={503: TABLE_ERRORS[503]})
@@ -153,16 +174,16 @@ def cancel_build(
     return service.cancel_build(rules_of(game, variant, size))
 
 
-@router.post("/record/export")
-def export_record(req: s.ExportRequest) -> s.RecordOut:
+@router.post("/record/export", responses=QUICK_ERRORS)
+async def export_record(req: s.ExportRequest, request: Request) -> s.RecordOut:
     """The game as record text."""
-    return records.export_record(req)
+    return await quick(request, lambda: records.export_record(req))
 
 
-@router.post("/record/import")
-def import_record(body: s.RecordText) -> s.RecordOut:
+@router.post("/record/import", responses=QUICK_ERRORS)
+async def import_record(body: s.RecordText, request: Request) -> s.RecordOut:
     """Read record text (or its JSON form); every move is checked."""
-    return records.import_record(body.text)
+    return await quick(request, lambda: records.import_record(body.text))
 
 
 @router.get("/health")
