@@ -208,7 +208,8 @@ def test_a_busy_server_cuts_the_optional_forced_search_short(
 
     monkeypatch.setattr(service_module, "forced_result", spy)
     limits = WorkLimits(threads=1, per_client=1, busy_forced_seconds=0.003)
-    with serving(create_app(tables=tmp_path, limits=limits)) as base:
+    app = create_app(tables=tmp_path, limits=limits)
+    with serving(app) as base:
         httpx.post(base + "/api/move", json={"size": 3, "level": "1"}, timeout=30)
         assert seen == [service_module.DEFAULT_BUDGET]  # alone: the full search
         seen.clear()
@@ -223,6 +224,10 @@ def test_a_busy_server_cuts_the_optional_forced_search_short(
         for t in threads:
             t.start()
             time.sleep(0.3)
+        deadline = time.monotonic() + 20
+        while app.state.gate.in_use() < 3:  # all three inside the gate: one runs, two wait
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
         release.set()
         for t in threads:
             t.join(timeout=30)

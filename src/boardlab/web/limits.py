@@ -11,9 +11,11 @@ waits too long for a shared slot is answered 503, so no client can hold the othe
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -217,6 +219,19 @@ class WorkGate:
         finally:
             for limiter in reversed(held):
                 limiter.release()
+
+
+@contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Block Ctrl-C (SIGINT) in this thread while processes are started: they, and threads
+    started here (the pool's manager, which starts replacement workers), inherit the mask,
+    so a Ctrl-C at the terminal reaches only the server, which then stops its workers itself
+    (a worker still importing would otherwise die with a KeyboardInterrupt traceback)."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 async def _watch_disconnect(request: Request, budget: Budget) -> None:

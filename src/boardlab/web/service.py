@@ -36,7 +36,7 @@ from boardlab.core.session import GameSession
 from boardlab.solver import analyse
 from boardlab.solver.store import TableStore, rules_key
 from boardlab.web import schemas as s
-from boardlab.web.limits import Budget
+from boardlab.web.limits import Budget, sigint_blocked
 from boardlab.web.security import hide_paths
 
 Session = GameSession[Any, Any]
@@ -588,8 +588,6 @@ class Service:
         )
         with self._lock:
             self._jobs[key] = job
-        from boardlab.web.workers import sigint_blocked
-
         with sigint_blocked():  # Ctrl-C is the server's to handle: it stops the build
             proc.start()
         job.process = proc

@@ -14,17 +14,17 @@ import gc
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
 
 from boardlab.web import schemas as s
-from boardlab.web.limits import Budget, ServerBusyError
+from boardlab.web.limits import Budget, ServerBusyError, sigint_blocked
 
 T = TypeVar("T")
 WORKER_NICE = 5
@@ -33,19 +33,6 @@ WORKER_TASKS = 200  # and each worker is replaced after this many requests
 
 _service: Any = None
 _flags: Any = None
-
-
-@contextmanager
-def sigint_blocked() -> Iterator[None]:
-    """Block Ctrl-C (SIGINT) in this thread while processes are started: they, and threads
-    started here (the pool's manager, which starts replacement workers), inherit the mask,
-    so a Ctrl-C at the terminal reaches only the server, which then stops its workers itself
-    (a worker still importing would otherwise die with a KeyboardInterrupt traceback)."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _init_worker(tables: str | None, flags: Any) -> None:
