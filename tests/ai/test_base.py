@@ -7,6 +7,7 @@ import random
 import pytest
 
 from boardlab.ai.base import RandomPlayer, default_level, level_names, make_player, player_choices
+from boardlab.ai.beginner import BlunderingPlayer
 from boardlab.ai.dotdash.players import DotDashSearchPlayer
 from boardlab.ai.dotdash.players import player_for_level as dotdash_levels
 from boardlab.core.errors import UsageError
@@ -18,7 +19,10 @@ def test_dot_dash_levels_come_from_its_module() -> None:
     assert isinstance(info.levels, Ref)
     assert info.levels.load() is dotdash_levels
     rules = make_rules("dotdash", size=9)
-    assert isinstance(make_player("1", rules), RandomPlayer)
+    beginner = make_player("1", rules)
+    assert isinstance(beginner, BlunderingPlayer) and beginner.name == "level 1"
+    assert isinstance(beginner.inner, DotDashSearchPlayer) and beginner.inner.depth == 1
+    assert isinstance(make_player("random", rules), RandomPlayer)
     depths = {}
     for level in (2, 3, 4):
         player = make_player(f"level {level}", rules)

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from boardlab.ai.league import game_seed, run_league, schedule, scores
+from boardlab.ai.league import game_seed, head_to_head, run_league, schedule, scores
+from boardlab.ai.ratings import fit
 from boardlab.cli.main import main
 
 
@@ -38,16 +39,27 @@ def test_league_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert [(r["first"], r["second"]) for r in data["results"]] == [("1", "2"), ("2", "1")]
     assert all(r["win"] + r["loss"] + r["draw"] == 2 for r in data["results"])
+    assert [r["player"] for r in data["ratings"]] == ["1", "2"]
+    assert (
+        data["ratings"][0]["rating"] == 0
+        and data["ratings"][1]["low"] <= data["ratings"][1]["high"]
+    )
 
 
 def test_league_command_table(capsys: pytest.CaptureFixture[str]) -> None:
     """The table shows, per first player, its wins-losses-draws against each second player
     and its points over both colours, as the league computed them."""
     assert main(["league", "--size", "3", "--levels", "1,random", "--games", "3"]) == 0
-    out = capsys.readouterr().out
+    out, ratings = capsys.readouterr().out.split("ratings (Bradley–Terry")
     results = run_league("dodgem", None, 3, ["1", "random"], 3, seed=0)
     pts = scores(results)
     rows = {line.split("│")[1].strip(): line for line in out.splitlines() if "│" in line}
+    fitted = {r.player: r for r in fit(results, ["1", "random"])}
+    rating_rows = {x.split("│")[1].strip(): x for x in ratings.splitlines() if "│" in x}
+    assert f"{fitted['1'].rating:+.0f}" in rating_rows["L1"]
+    assert "random = 0" in ratings and "—" in rating_rows["random"]
+    won, games = head_to_head(results, "random", "1")
+    assert f"{100 * won / games:.0f}% vs L1" in rating_rows["random"]
     assert set(rows) == {"L1", "random"}
     assert "first \\ second" in out and "score" in out
     for r in results:

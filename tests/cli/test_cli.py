@@ -145,7 +145,7 @@ def test_dotdash_pie_against_the_computer_seats_the_players_by_its_choice() -> N
     assert f"The computer chooses {chosen}" in out.stdout
     human = "red" if chosen == "blue" else "blue"
     assert f"{human} human, " in out.stdout or f", {human} human." in out.stdout
-    assert f"{chosen} 2" in out.stdout
+    assert f"{chosen} level 2" in out.stdout
 
 
 def test_dotdash_fixed_setup() -> None:

@@ -93,11 +93,30 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
     """A fresh page (empty localStorage) at the app, in English, ready to play."""
     context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
     pg = context.new_page()
+    errors = watch_errors(pg)
     pg.set_default_timeout(20_000)
     pg.goto(live_server + "/")
     pg.wait_for_selector("body[data-ready='1']")
     yield pg
     context.close()
+    assert errors == [], f"console or page errors: {errors}"
+
+
+# Console lines a test may cause on purpose (a refused request is logged by the browser).
+EXPECTED = ("Failed to load resource: the server responded with a status of 4",)
+
+
+def watch_errors(pg: Any) -> list[str]:
+    """Collect console errors and page errors of `pg` (the list fills as they come)."""
+    errors: list[str] = []
+
+    def on_console(msg: Any) -> None:
+        if msg.type == "error" and not msg.text.startswith(EXPECTED):
+            errors.append(msg.text)
+
+    pg.on("console", on_console)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
 
 
 def shot(page: Any, name: str, full_page: bool = True) -> Path:

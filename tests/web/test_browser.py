@@ -156,7 +156,7 @@ def test_analysis_colours_moves_by_value(page: Any) -> None:
 
 def test_language_switch_is_remembered(page: Any, live_server: str) -> None:
     page.click("[data-lang=ja]")
-    assert page.text_content("[data-i18n='setup.title']") == "対局の設定"
+    assert page.text_content("[data-i18n='setup.title']") == "新しい対局"
     assert page.evaluate("document.documentElement.lang") == "ja"
     assert "手番" in page.text_content("#status-text")
     page.reload()
@@ -226,7 +226,7 @@ def test_dot_dash_move_fives_and_pie_setup(page: Any, live_server: str) -> None:
     assert page.locator("[data-stone=G5]").count() == 1
     assert "Blue wins" in page.text_content("#status-text")
     shot(page, "dotdash")
-    page.click("#restart")
+    page.click("#start")
     page.wait_for_function("() => !location.hash.includes('start=')")
     page.click("#pie-setup")
     for point in ("D4", "D5", "E4"):
@@ -265,7 +265,7 @@ def test_watch_one_game_then_stop(page: Any) -> None:
     page.click("[data-speed='300']")
     page.click("#start")
     page.wait_for_function("() => (location.hash.split('moves=')[1] || '').split(',').length >= 3")
-    page.click("#stop")
+    page.click("#pause")
     stopped = len(current_moves(page))
     page.wait_for_timeout(1200)
     assert len(current_moves(page)) == stopped
@@ -284,7 +284,7 @@ def test_alternate_colours_each_new_game(page: Any) -> None:
         "() => document.getElementById('status-text').textContent.includes('You')"
     )
     assert "Blue to move (You)" in page.text_content("#status-text")
-    page.click("#new-game")
+    page.click("#start")
     # now the computer has Blue and moves first; the human plays Red
     page.wait_for_function("() => location.hash.includes('moves=')")
     assert "Red to move (You)" in page.text_content("#status-text")

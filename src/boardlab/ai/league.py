@@ -203,10 +203,26 @@ def scores(results: Sequence[PairResult]) -> dict[str, tuple[float, int]]:
     return {k: (v[0], int(v[1])) for k, v in out.items()}
 
 
+def head_to_head(results: Sequence[PairResult], a: str, b: str) -> tuple[float, int]:
+    """Points `a` scored against `b` (win 1, draw 1/2) over both colours, and the games."""
+    won = 0.0
+    games = 0
+    for x in results:
+        n = x.win + x.loss + x.draw
+        if (x.first, x.second) == (a, b):
+            won += x.win + x.draw / 2
+            games += n
+        elif (x.first, x.second) == (b, a):
+            won += x.loss + x.draw / 2
+            games += n
+    return won, games
+
+
 __all__ = [
     "GameSpec",
     "PairResult",
     "game_seed",
+    "head_to_head",
     "play_spec",
     "run_league",
     "schedule",

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from boardlab.ai.league import PairResult, head_to_head
+from boardlab.ai.ratings import Rating
 from boardlab.cli.common import (
     UsageError,
     add_game_args,
@@ -111,8 +114,16 @@ def run(args: argparse.Namespace) -> int:
             tables=table_store(args),
         )
 
+    from boardlab.ai.ratings import fit
+
+    ratings = fit(results, players)
     if args.json:
-        print_json({"results": [r.as_dict() for r in results]})
+        print_json(
+            {
+                "results": [r.as_dict() for r in results],
+                "ratings": [x.as_dict() for x in ratings],
+            }
+        )
         return 0
 
     label = {p: (p if p == "random" else f"L{p}") for p in players}
@@ -132,4 +143,28 @@ def run(args: argparse.Namespace) -> int:
         row = [cells.get((a, b), "—") for b in players]
         table.add_row(label[a], *row, f"{points:g}/{n} ({100 * points / n:.0f}%)")
     console.print(table)
+    console.print(ratings_table(ratings, results, label))
     return 0
+
+
+def ratings_table(
+    ratings: Sequence[Rating], results: Sequence[PairResult], label: dict[str, str]
+) -> Table:
+    """Bradley–Terry ratings (Elo scale, 95% intervals) and each player's score against
+    the player listed before it."""
+    anchor = next(r.player for r in ratings if r.low == r.high)
+    table = Table(title=f"ratings (Bradley–Terry, Elo scale, 95% interval; {label[anchor]} = 0)")
+    table.add_column("player")
+    table.add_column("rating", justify="right")
+    table.add_column("95% interval", justify="center")
+    table.add_column("vs the one before", justify="right")
+    prev = None
+    for r in ratings:
+        versus = ""
+        if prev is not None:
+            won, games = head_to_head(results, r.player, prev)
+            versus = f"{100 * won / games:.0f}% vs {label[prev]}" if games else ""
+        interval = "—" if r.low == r.high else f"{r.low:+.0f} … {r.high:+.0f}"
+        table.add_row(label[r.player], f"{r.rating:+.0f}", interval, versus)
+        prev = r.player
+    return table

@@ -17,6 +17,8 @@ from boardlab.cli import (
     perft,
     play,
     probe,
+    puzzles,
+    review,
     serve,
     solve,
     stats,
@@ -40,6 +42,8 @@ MODULES: tuple[ModuleType, ...] = (
     verify,
     engine,
     league,
+    puzzles,
+    review,
 )
 COMMANDS = tuple(m.__name__.rsplit(".", 1)[-1] for m in MODULES)
 

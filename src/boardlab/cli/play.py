@@ -19,7 +19,7 @@ from boardlab.cli.common import (
     table_store,
 )
 from boardlab.core.errors import BoardLabError
-from boardlab.core.records import GameRecord
+from boardlab.core.records import GameRecord, player_label
 from boardlab.core.registry import AnyRules, games, get_game
 from boardlab.core.session import GameSession
 
@@ -56,6 +56,30 @@ def help_text(rules: AnyRules, position: Any) -> str:
     legal = rules.legal_moves(position)
     example = f" (e.g. {rules.format_move(legal[0])})" if legal else ""
     return f"Type a move in notation{example}, or a command: {COMMANDS_HELP}."
+
+
+def full_help(rules: AnyRules, position: Any) -> str:
+    """The `help` command: the notation of the game's moves with examples, a move legal
+    now, and what each command does."""
+    explain = _notation_help(rules)
+    legal = rules.legal_moves(position)
+    now = (
+        f"Legal now, for example: {', '.join(rules.format_move(m) for m in legal[:3])}."
+        if legal
+        else "No move is legal now."
+    )
+    commands = (
+        "Commands: moves (every legal move), undo / redo (take back or replay a move; "
+        "against the computer, back to your turn), save FILE (write the game record), "
+        "help, quit."
+    )
+    return "\n".join(part for part in (explain, now, commands) if part)
+
+
+def _notation_help(rules: AnyRules) -> str:
+    """The game's own words on its notation (its `GameInfo.notation_help`), or nothing."""
+    explain = get_game(rules.game).notation_help
+    return explain(rules) if explain is not None else ""
 
 
 def add_side_args(parser: argparse.ArgumentParser, default_first: str, default_second: str) -> None:
@@ -189,24 +213,28 @@ def run(args: argparse.Namespace) -> int:
     console.print(
         Text.assemble(
             (get_game(rules.game).title, "bold"),
-            f" {rules.variant} {rules.size}×{rules.size}: {names[0]} {sides[0]}, "
-            f"{names[1]} {sides[1]}. {help_text(rules, session.position)}",
+            f" {rules.variant} {rules.size}×{rules.size}: {names[0]} {player_label(sides[0])}, "
+            f"{names[1]} {player_label(sides[1])}. {help_text(rules, session.position)}",
         )
     )
     show = True
     while True:
         last = session.moves[-1] if session.moves else None
-        if show:
+        result = session.result
+        # the board once per turn: before a human is asked (and at the end), not again
+        # after the human's own move when the computer answers at once
+        human_turn = result is not None or players[session.to_move] is None
+        if show and human_turn:
             console.print(render(rules, session.position, last))
         show = True
-        result = session.result
         if result is None and players[session.to_move] is not None:
             player = players[session.to_move]
             assert player is not None
             move = player.choose(rules, session.position, session.positions[:-1], rng)
+            mover = session.to_move
             session.play(move)
             console.print(
-                f"{names[1 - session.to_move]} ({player.name}) plays {rules.format_move(move)}"
+                f"{names[mover]} ({player_label(sides[mover])}) plays {rules.format_move(move)}"
             )
             continue
         if result is not None:
@@ -228,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
             if command in ("quit", "exit", "q"):
                 return 0
             if command in ("help", "?"):
-                console.print(help_text(rules, session.position))
+                console.print(full_help(rules, session.position), markup=False)
                 show = False
             elif command == "moves":
                 legal = session.legal_moves()
@@ -241,7 +269,7 @@ def run(args: argparse.Namespace) -> int:
             elif command == "save":
                 if not rest.strip():
                     raise UsageError("save needs a file name, e.g. save game.txt")
-                who = {names[i]: sides[i] for i in (0, 1)}
+                who = {names[i]: player_label(sides[i]) for i in (0, 1)}
                 path = GameRecord.from_session(session, who).save(rest.strip())
                 console.print(f"saved {path}")
                 show = False

@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         allowed_hosts=hosts,
         max_body=args.max_body * 1024,
         limits=WorkLimits(threads=args.threads, per_client=args.per_client, processes=True),
+        warm=True,
     )
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     url = f"http://{shown}:{args.port}/"

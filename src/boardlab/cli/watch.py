@@ -7,6 +7,8 @@ import random
 import time
 from typing import Any
 
+from rich.console import Group
+from rich.live import Live
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -29,6 +31,7 @@ from boardlab.cli.common import (
     table_store,
 )
 from boardlab.cli.play import add_side_args, render, sides_from_args
+from boardlab.core.records import player_label
 from boardlab.core.session import GameSession
 
 MAX_DELAY = 60.0
@@ -94,14 +97,27 @@ def run(args: argparse.Namespace) -> int:
     def tally_text() -> str:
         return f"{names[0]} {tally[0]} · {names[1]} {tally[1]} · draws {tally[None]}"
 
-    with Progress(*columns, console=console) as progress:
-        task = progress.add_task("games", total=args.games, tally=tally_text())
-        for _ in range(args.games):
+    # the last finished game's board above the bar with the running tally
+    progress = Progress(*columns, console=console)
+    task = progress.add_task("games", total=args.games, tally=tally_text())
+    board: Any = Text("")
+    with Live(Group(board, progress), console=console, refresh_per_second=8) as live:
+        for k in range(args.games):
             session = play_game(rules, players, rng, start=start)
             outcome = session.result
             tally[outcome.winner if outcome else None] += 1
             progress.update(task, advance=1, tally=tally_text())
-    table = Table(title=f"{args.games} games: {names[0]} {sides[0]} vs {names[1]} {sides[1]}")
+            last = session.moves[-1] if session.moves else None
+            said = outcome.describe(names) if outcome else "Unfinished"
+            board = Group(
+                Text(f"game {k + 1}: {said}", style="bold"), render(rules, session.position, last)
+            )
+            live.update(Group(board, progress))
+    if not console.is_terminal:
+        console.print()  # a live display ends its line only on a terminal
+    who = [player_label(side) for side in sides]
+    console.print(f"[bold]{args.games} games: {names[0]} {who[0]} vs {names[1]} {who[1]}[/]")
+    table = Table()
     for col in (f"{names[0]} wins", f"{names[1]} wins", "draws"):
         table.add_column(col, justify="right")
     table.add_row(str(tally[0]), str(tally[1]), str(tally[None]))

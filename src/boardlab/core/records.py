@@ -72,7 +72,7 @@ class GameRecord:
             size=rules.size,
             moves=[rules.format_move(m) for m in session.moves],
             start=None if start == rules.format_position(rules.start()) else start,
-            players=dict(players or {}),
+            players={colour: player_label(who) for colour, who in (players or {}).items()},
             result=outcome.result_tag() if outcome else "*",
             termination=outcome.reason.value if outcome else None,
         )
@@ -259,3 +259,10 @@ def _record_size(value: object) -> int:
         shown = text if len(text) <= 12 else text[:12] + "…"
         raise NotationError(f"bad board size {shown!r} in the record")
     return int(text)
+
+
+def player_label(who: str) -> str:
+    """Who played a colour, as every record writes it: "human", "random", "level 3" (a bare
+    level number such as "3" becomes "level 3"; any other name is kept as given)."""
+    text = " ".join(who.split())
+    return f"level {text}" if text.isdigit() else text

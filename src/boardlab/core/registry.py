@@ -152,6 +152,7 @@ class GameInfo:
       (`tables` is a `boardlab.solver.TableStore` or None);
     - `perft(rules, position, depth)`: leaf count of the move tree;
     - `render(rules, position, last_move)`: the board for the terminal (rich renderable);
+    - `notation_help(rules)`: how moves are written, with examples (the terminal's `help`);
     - `setup`: a stage before the first move, or None;
     - `forced(rules, position, history, tables, budget, max_depth)`: a proven result
       (`boardlab.ai.forced`), or None when the game has no finder;
@@ -175,6 +176,7 @@ class GameInfo:
     level_count: int = 0
     perft: Callable[..., int] | None = field(default=None, repr=False)
     render: Callable[..., Any] | None = field(default=None, repr=False)
+    notation_help: Callable[..., str] | None = field(default=None, repr=False)
     setup: SetupStage | None = field(default=None, repr=False)
     forced: Callable[..., Any] | None = field(default=None, repr=False)
     solver_adapter: Callable[[AnyRules], Any] | None = field(default=None, repr=False)

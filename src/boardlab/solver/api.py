@@ -215,14 +215,16 @@ def ensure_table(
     tables: Path | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     jobs: int | None = None,
+    on_blocks: Callable[[int, int], None] | None = None,
 ) -> Tablebase:
-    """Open the table, building it first if missing (`on_progress(done, total)` per slice)."""
+    """Open the table, building it first if missing (`on_progress(done, total)` per slice,
+    `on_blocks(done, total)` per block of the file written)."""
     try:
         return open_table(rules, tables)
     except MissingTableError:
         pass
     njobs = jobs if jobs is not None else default_jobs(rules)
-    run_build(rules, tables, njobs, on_progress)
+    run_build(rules, tables, njobs, on_progress, on_blocks=on_blocks)
     return open_table(rules, tables)
 
 

@@ -190,6 +190,7 @@ class TableStore:
         rules: AnyRules,
         on_progress: Progress | None = None,
         jobs: int | None = None,
+        on_blocks: Progress | None = None,
     ) -> Any:
         """Build the table unless it exists (one build at a time per store), then open it.
         Progress is recorded for `progress()` and passed to `on_progress`."""
@@ -206,7 +207,13 @@ class TableStore:
 
         try:
             with self._build_lock:
-                api.ensure_table(_solver_rules(rules), self.folder, on_progress=progress, jobs=jobs)
+                api.ensure_table(
+                    _solver_rules(rules),
+                    self.folder,
+                    on_progress=progress,
+                    jobs=jobs,
+                    on_blocks=on_blocks,
+                )
             table = self.open(rules)
         except Exception as exc:
             job.state = "failed"

@@ -23,6 +23,7 @@ from boardlab import __version__
 from boardlab.core.errors import BoardLabError, CorruptTableError, MissingTableError
 from boardlab.core.registry import games
 from boardlab.solver.store import TableStore
+from boardlab.web.learn import router as learn_router
 from boardlab.web.limits import (
     CancelledError,
     ServerBusyError,
@@ -38,6 +39,7 @@ from boardlab.web.security import (
     hide_paths,
 )
 from boardlab.web.service import BuildBusyError, BuildsNotAllowedError, Service
+from boardlab.web.warmup import start_warm_up
 from boardlab.web.workers import WorkerPool
 
 STATIC = Path(__file__).parent / "static"
@@ -93,13 +95,15 @@ def create_app(
     allowed_hosts: Iterable[str] | None = None,
     max_body: int = MAX_BODY_BYTES,
     limits: WorkLimits | None = None,
+    warm: bool = False,
 ) -> FastAPI:
     """A new app; `tables` is its table store, or the folder of one (None: the default
     folder).
 
     `allowed_hosts`: Host header names answered besides the localhost names ("*": any);
     `allow_builds`: table builds for every client (else for local clients only);
-    `max_body`: the request-body limit in bytes; `limits`: the work gate's settings."""
+    `max_body`: the request-body limit in bytes; `limits`: the work gate's settings;
+    `warm`: load the computer players' kernels in the background (`boardlab serve` does)."""
 
     if isinstance(tables, TableStore):
         store = tables
@@ -135,7 +139,10 @@ def create_app(
     games()
     app.state.service = Service(store, allow_builds=allow_builds)
     app.state.gate = WorkGate(work, pool)
+    if warm:
+        start_warm_up(app.state.service)
     app.include_router(router)
+    app.include_router(learn_router)  # puzzles and review, with their pages
     extra = list(allowed_hosts or ())
     hosts = None if "*" in extra else allowed_hosts_for(None, extra)
     app.add_middleware(GuardMiddleware, allowed_hosts=hosts, max_body=max_body)

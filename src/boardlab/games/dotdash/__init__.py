@@ -11,7 +11,7 @@ from boardlab.games.dotdash.facts import board_facts
 from boardlab.games.dotdash.notation import MAX_SIZE, MIN_SIZE, DotDashMove, DotDashPosition, Point
 from boardlab.games.dotdash.perft import perft
 from boardlab.games.dotdash.pie import parse_colour, pie_position, random_setup, run_pie
-from boardlab.games.dotdash.render import render_board
+from boardlab.games.dotdash.render import notation_help, render_board
 from boardlab.games.dotdash.rules import DEFAULT_SIZE, VARIANTS, DotDashRules, rules_for
 
 SIZES = tuple(range(MIN_SIZE, MAX_SIZE + 1))
@@ -59,6 +59,7 @@ GAME = GameInfo(
     level_count=4,
     perft=perft,
     render=render_board,
+    notation_help=notation_help,
     setup=PIE,
     board_facts=board_facts,
 )

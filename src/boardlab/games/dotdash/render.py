@@ -67,3 +67,20 @@ def render_board(
     if last_move is not None:
         text.append(f" last move: {last_move}\n", style="dim")
     return text
+
+
+def notation_help(rules: DotDashRules) -> str:
+    """How Dot Dash moves are written, for the terminal's `help`."""
+    capture = (
+        " In this variant FROMxTO (e.g. G7xG4) ends the slide on an enemy stone and takes it."
+        if rules.variant == "capture"
+        else ""
+    )
+    return (
+        "Points are named by column letter and row number (A1 is bottom left). A move slides "
+        "one of your stones in a straight line (any of 8 directions) at least three points "
+        "over empty points, written FROM-TO, e.g. G7-G4; two stones of yours are then dropped "
+        "on the two points just behind it. Five in a row scores; longer runs score one more "
+        "five for every four extra stones. At the start of your turn you win if you have "
+        f"more fives than your opponent, and lose if you cannot move.{capture}"
+    )

@@ -1,7 +1,9 @@
-// Thin client for the JSON API. Every call sends the whole game (rules, start, moves):
-// the server keeps no game state.
+// @ts-check
+// Thin client for the JSON API. Every call sends the whole game (rules, start, moves): the
+// server keeps no game state. Calls that may take long accept an AbortSignal.
 
 export class ApiError extends Error {
+  /** @param {string} message @param {string} kind @param {number} status */
   constructor(message, kind, status) {
     super(message);
     this.kind = kind;
@@ -9,22 +11,28 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
-  const init = { method, headers: {} };
+/**
+ * @param {string} method @param {string} path @param {unknown} [body] @param {AbortSignal} [signal]
+ * @returns {Promise<any>}
+ */
+async function request(method, path, body, signal) {
+  /** @type {RequestInit} */
+  const init = { method, headers: {}, signal };
   if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
+    init.headers = { "Content-Type": "application/json" };
     init.body = JSON.stringify(body);
   }
   let res;
   try {
     res = await fetch(path, init);
   } catch (err) {
+    if (signal && signal.aborted) throw err;
     throw new ApiError("the server cannot be reached", "NetworkError", 0);
   }
   let data = null;
   try {
     data = await res.json();
-  } catch (err) {
+  } catch {
     data = null;
   }
   if (!res.ok) {
@@ -34,29 +42,50 @@ async function request(method, path, body) {
   return data;
 }
 
-/** The game part of every request. */
+/**
+ * @typedef {{game: string, variant: string, size: number, start?: string | null, moves: string[]}} Game
+ */
+
+/** The game part of every request. @param {Game} game */
 export function spec(game) {
+  /** @type {Record<string, unknown>} */
   const out = { game: game.game, variant: game.variant, size: game.size, moves: game.moves };
   if (game.start) out.start = game.start;
   return out;
 }
 
+/** @param {{game: string, variant: string, size: number}} g */
+const rulesQuery = (g) =>
+  `game=${encodeURIComponent(g.game)}&variant=${encodeURIComponent(g.variant)}&size=${g.size}`;
+
 export const api = {
   games: () => request("GET", "/api/games"),
-  state: (game) => request("POST", "/api/state", spec(game)),
-  move: (game, level, seed) => request("POST", "/api/move", { ...spec(game), level, seed }),
-  playout: (game, players, seed) =>
-    request("POST", "/api/playout", { ...spec(game), players, seed, max_plies: 1000 }),
-  /** The computer's part of the Dot Dash pie: role "place", or "choose" for `setup`. */
+  /** @param {Game} game @param {AbortSignal} [signal] */
+  state: (game, signal) => request("POST", "/api/state", spec(game), signal),
+  /** @param {Game} game @param {string} level @param {number} seed @param {boolean} forced @param {AbortSignal} [signal] */
+  move: (game, level, seed, forced, signal) =>
+    request("POST", "/api/move", { ...spec(game), level, seed, forced }, signal),
+  /** @param {Game} game @param {string[]} players @param {number} seed @param {AbortSignal} [signal] */
+  playout: (game, players, seed, signal) =>
+    request("POST", "/api/playout", { ...spec(game), players, seed, max_plies: 1000 }, signal),
+  /**
+   * The computer's part of the Dot Dash pie: role "place", or "choose" for `setup`.
+   * @param {Game} game @param {"place" | "choose"} role @param {string | null} setup @param {string} level @param {number} seed
+   */
   pie: (game, role, setup, level, seed) => {
+    /** @type {Record<string, unknown>} */
     const body = { game: game.game, variant: game.variant, size: game.size, role, level, seed };
     if (role === "choose") body.setup = setup;
     return request("POST", "/api/pie", body);
   },
-  analysis: (game) => request("POST", "/api/analysis", spec(game)),
-  tableStatus: (g) =>
-    request("GET", `/api/tables?game=${encodeURIComponent(g.game)}&variant=${encodeURIComponent(g.variant)}&size=${g.size}`),
+  /** @param {Game} game @param {AbortSignal} [signal] */
+  analysis: (game, signal) => request("POST", "/api/analysis", spec(game), signal),
+  /** @param {{game: string, variant: string, size: number}} g */
+  tableStatus: (g) => request("GET", `/api/tables?${rulesQuery(g)}`),
+  /** @param {{game: string, variant: string, size: number}} g */
   buildTable: (g) => request("POST", "/api/tables", { game: g.game, variant: g.variant, size: g.size }),
+  /** @param {Game} game @param {Record<string, string>} players */
   exportRecord: (game, players) => request("POST", "/api/record/export", { ...spec(game), players }),
+  /** @param {string} text */
   importRecord: (text) => request("POST", "/api/record/import", { text }),
 };

@@ -1,107 +1,30 @@
-// The page: setup, the game loop (human clicks, computer moves, watch runs), analysis,
-// the record of a series, the move list, records and links. The server is stateless:
-// this module owns the game (rules, start, moves, redo) and sends it with every request.
+// @ts-check
+// The page's controller: it changes the store (state.js) in answer to the user and the
+// server, and runs computers through the turn loop (turnloop.js). Drawing is in view.js.
 
 import { api } from "./api.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 import { helpHtml } from "./help.js";
-import { createDodgemBoard } from "./boards/dodgem.js";
-import { createDotDashBoard } from "./boards/dotdash.js";
-import { createGenericBoard } from "./boards/generic.js";
-import { renderChart } from "./chart.js";
+import { wireLearning } from "./learn-main.js";
+import { decodeLink, encodeLink } from "./links.js";
+import { addResult, counts, loadTally, resetTally } from "./record.js";
+import { humanColourAfterPie, isComputer, isWatch, seatsAfterPie, versusComputer, watchSides } from "./seating.js";
+import { playTick, setSound, soundOn } from "./sound.js";
+import { resigningColour, resultOf, saveSettings, seats, store } from "./state.js";
+import { Runner, isAbort, playComputers, runSeries, sleep } from "./turnloop.js";
+import { $, createView } from "./view.js";
 
-const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
-const STORE = "boardlab.settings.v1";
 const AUTO_BUILD_MAX = 4;
-const $ = (id) => document.getElementById(id);
-const DEFAULTS = {
-  game: "dodgem", variant: "classic", size: 4, sides: ["human", "3"],
-  alternate: false, speed: 300, analysis: false,
-};
+const runner = new Runner();
+/** @type {number | undefined} */
+let messageTimer;
 
-let catalogue = null;
-let settings = loadSettings();
-const game = { game: "dodgem", variant: "classic", size: 4, start: null, moves: [], redo: [] };
-let state = null;
-let analysis = null;
-let swapped = false;
-let gameNo = 0;
-let series = { key: null, a: 0, b: 0, d: 0, n: 0 };
-let gen = 0;
-let recorded = false;
-let run = null;
-let paused = false;
-let thinking = false;
-let seed = newSeed();
-let timer = null;
-let forced = null;
-let board = null;
-let boardGame = null;
-let tablePoll = null;
-let messageTimer = null;
-let pieNote = null; // what the computer did in the pie, shown again on a language switch
-
-function newSeed() {
-  return Math.floor(Math.random() * 2 ** 31);
-}
-
-function loadSettings() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORE) || "{}");
-    return { ...DEFAULTS, ...saved };
-  } catch {
-    return { ...DEFAULTS };
-  }
-}
-
-function saveSettings() {
-  localStorage.setItem(STORE, JSON.stringify(settings));
-}
-
-// -- who plays what -------------------------------------------------------------------------
-const isComputer = (who) => who !== "human";
-const currentSides = () => (swapped ? [settings.sides[1], settings.sides[0]] : [...settings.sides]);
-const isWatch = () => settings.sides.every(isComputer);
-const hasHuman = () => settings.sides.some((s) => !isComputer(s));
-const colourName = (p) => t(`colour.${state ? state.players[p] : "blue"}`);
-/** One human against one computer: the Dot Dash pie is then played against the computer. */
-const pieVsComputer = () => hasHuman() && settings.sides.some(isComputer);
-const computerLevel = () => settings.sides.find(isComputer);
-
-/** Which pie dialogue the board offers now: "computer", "humans" or null. */
-function pieMode() {
-  if (!state || state.game !== "dotdash" || state.result) return null;
-  if (pieVsComputer()) return !game.start && state.moves.length === 0 ? "computer" : null;
-  if (!hasHuman()) return null;
-  return isComputer(currentSides()[state.to_move]) ? null : "humans";
-}
-
-/** A fresh Dot Dash game against the computer waits when the computer would move first, so
- * the human can start with the pie instead of the fixed setup. */
-function pieWaits() {
-  return game.game === "dotdash" && !game.start && pieVsComputer() && isComputer(currentSides()[0]);
-}
-
-function participantLabel(i) {
-  const who = settings.sides[i];
-  const other = settings.sides[1 - i];
-  if (!isComputer(who)) return isComputer(other) ? t("who.you") : t(i === 0 ? "who.player1" : "who.player2");
-  const base = who === "random" ? t("who.random") : t("who.level", { n: who });
-  return who === other ? `${base} (${i === 0 ? "A" : "B"})` : base;
-}
-
-function sideLabel(colour) {
-  const i = swapped ? 1 - colour : colour;
-  return participantLabel(i);
-}
-
-function seriesKey() {
-  const { game: g, variant, size, sides, alternate } = settings;
-  return JSON.stringify([g, variant, size, sides, alternate]);
-}
+const newSeed = () => Math.floor(Math.random() * 2 ** 31);
+const S = () => store.get();
 
 // -- messages -------------------------------------------------------------------------------
-function showMessage(text, kind = "warn", ms = 5000) {
+/** @param {string | null} text @param {string} [kind] @param {number} [ms] */
+export function showMessage(text, kind = "warn", ms = 6000) {
   const box = $("message");
   clearTimeout(messageTimer);
   if (!text) {
@@ -111,9 +34,10 @@ function showMessage(text, kind = "warn", ms = 5000) {
   box.textContent = text;
   box.className = `message ${kind}`;
   box.hidden = false;
-  messageTimer = setTimeout(() => (box.hidden = true), ms);
+  messageTimer = window.setTimeout(() => (box.hidden = true), ms);
 }
 
+/** @param {string} text */
 function toast(text) {
   const el = $("toast");
   el.textContent = text;
@@ -121,744 +45,542 @@ function toast(text) {
   setTimeout(() => (el.hidden = true), 2200);
 }
 
-function errorText(err) {
-  return t("error.server", { msg: err.message || String(err) });
+/** @param {any} err */
+const errorText = (err) => t("error.server", { msg: err.message || String(err) });
+
+// -- the game in the store ------------------------------------------------------------------
+/** Take a new server state; count the game when it just ended here. @param {any} view */
+function setView(view) {
+  const s = S();
+  const moved = s.view && view.moves.length === s.view.moves.length + 1;
+  store.set({
+    view,
+    game: { ...s.game, moves: [...view.moves] },
+    analysis: s.analysis && s.analysis.ply === view.moves.length ? s.analysis : null,
+    preview: null,
+  });
+  if (moved) playTick(!!view.result);
+  countIfFinished();
+  if (S().settings.analysis) loadAnalysis();
 }
 
-// -- the game loop --------------------------------------------------------------------------
-function cancel() {
-  gen += 1;
-  clearTimeout(timer);
-  thinking = false;
+function countIfFinished() {
+  const s = S();
+  const result = resultOf(s);
+  if (!counts({ over: !!result, origin: s.origin, counted: s.counted }) || !result) return;
+  const tally = addResult(localStorage, s.settings, result.winner, s.swapped);
+  store.set({ counted: true, tally });
 }
 
-async function refresh() {
-  const token = gen;
-  let next;
+/** Replay the store's game on the server. @param {AbortSignal} [signal] */
+async function refresh(signal) {
+  const view = await api.state(S().game, signal);
+  setView(view);
+}
+
+/** Whether a fresh Dot Dash game against the computer waits for the pie (the computer
+ * would move first). */
+function pieWaits() {
+  const s = S();
+  return s.game.game === "dotdash" && !s.game.start && versusComputer(s.settings.sides) && isComputer(seats(s)[0]);
+}
+
+/** The turn loop for the current game: computers move until a human's turn or the end. */
+function drive() {
+  return runner.start(async (signal) => {
+    await playComputers(loopDeps(), signal);
+  }).catch(loopError);
+}
+
+/** @param {any} err */
+function loopError(err) {
+  store.set({ thinking: false });
+  if (isAbort(err)) return;
+  if (err && err.kind === "MissingTableError") {
+    showMessage(err.message, "error");
+  } else showMessage(errorText(err), "error");
+  store.set({ paused: true });
+}
+
+function loopDeps() {
+  return {
+    now: () => {
+      const s = S();
+      if (!s.view) return null;
+      return { over: !!resultOf(s), paused: s.paused, toMove: s.view.to_move };
+    },
+    seats: () => seats(S()),
+    delay: () => (isWatch(S().settings.sides) ? Number(S().settings.speed) : 250),
+    /** @param {AbortSignal} signal */
+    ask: async (signal) => {
+      const s = S();
+      store.set({ thinking: true });
+      try {
+        if (isWatch(s.settings.sides) && Number(s.settings.speed) === 0) {
+          return { kind: "playout", res: await api.playout(s.game, seats(s), s.seed, signal) };
+        }
+        const level = seats(s)[s.view.to_move];
+        return { kind: "move", level, res: await api.move(s.game, level, s.seed, level === "4", signal) };
+      } finally {
+        if (!signal.aborted) store.set({ thinking: false });
+      }
+    },
+    /** @param {any} answer */
+    apply: (answer) => {
+      const mover = S().view.to_move;
+      const f = answer.kind === "move" && answer.level === "4" && answer.res.forced && answer.res.forced.winner === mover
+        ? { ...answer.res.forced, computer: true }
+        : null;
+      store.set({ forced: f, game: { ...S().game, redo: [] } });
+      setView(answer.res.state);
+    },
+  };
+}
+
+/**
+ * A new game from the start (or `start`) with the current settings.
+ * @param {string | null} [start] @param {AbortSignal} [signal]
+ */
+async function freshGame(start = null, signal = undefined) {
+  const s = S();
+  const { game, variant, size } = s.settings;
+  store.set({
+    game: { game, variant, size, start, moves: [], redo: [] },
+    origin: "here",
+    counted: false,
+    resigned: null,
+    forced: null,
+    analysis: null,
+    preview: null,
+    seed: newSeed(),
+    paused: false,
+  });
+  if (!start) store.set({ pieNote: null });
+  store.set({ paused: pieWaits() });
+  await refresh(signal);
+}
+
+/** Start with the chosen settings: the first game of a series, or the next one. */
+async function start() {
+  readSetup();
+  runner.cancel();
+  const s = S();
+  const gameNo = s.run ? 0 : s.gameNo + 1;
+  // the first game of a series keeps the colours; with "alternate" every second one swaps
+  store.set({ run: null, gameNo, swapped: s.settings.alternate && gameNo % 2 === 0, tally: loadTally(localStorage, s.settings) });
+  closeSheet();
   try {
-    next = await api.state(game);
+    await freshGame();
   } catch (err) {
-    if (token === gen) showMessage(errorText(err), "error");
-    return;
-  }
-  if (token !== gen) return;
-  setState(next);
-  afterState(token);
-}
-
-function setState(next) {
-  state = next;
-  game.moves = [...next.moves];
-  if (analysis && analysis.ply !== next.moves.length) analysis = null;
-  render();
-  updateHash();
-  if (settings.analysis) loadAnalysis();
-}
-
-function afterState(token) {
-  if (state.result) {
-    finishGame();
-    return;
-  }
-  const who = currentSides()[state.to_move];
-  if (isComputer(who) && !paused) scheduleComputer(token);
-}
-
-function scheduleComputer(token) {
-  clearTimeout(timer);
-  if (isWatch() && Number(settings.speed) === 0) {
-    timer = setTimeout(() => instantGame(token), 0);
-    return;
-  }
-  const delay = isWatch() ? Number(settings.speed) : 300;
-  timer = setTimeout(() => computerMove(token), delay);
-}
-
-// Sends a computer request with the board locked. A missing table is waited for (then the
-// computer is asked again); any other error pauses the game with its message. Returns the
-// answer, or null when the request failed or the game changed meanwhile.
-async function computerRequest(token, request) {
-  thinking = true;
-  renderStatus();
-  let res;
-  try {
-    res = await request();
-  } catch (err) {
-    thinking = false;
-    if (token !== gen) return null;
-    if (err.kind === "MissingTableError") {
-      await waitForTable(token);
-      if (token === gen) scheduleComputer(token);
-      return null;
-    }
-    paused = true;
     showMessage(errorText(err), "error");
-    render();
-    return null;
+    return;
   }
-  thinking = false;
-  return token === gen ? res : null;
+  checkLevel4();
+  drive();
 }
 
-async function computerMove(token) {
-  if (token !== gen || !state || state.result) return;
-  const mover = state.to_move;
-  const level = currentSides()[mover];
-  const res = await computerRequest(token, () => api.move(game, level, seed));
-  if (!res) return;
-  game.redo = [];
-  forced = res.forced && res.forced.winner === mover ? { ...res.forced, computer: true } : null;
-  setState(res.state);
-  afterState(token);
+/** Watch: both sides computers, then start. */
+function watch() {
+  readSetup();
+  const s = S();
+  const sides = watchSides(s.settings.sides, "3");
+  writeSettings({ ...s.settings, sides });
+  view.fillSetup();
+  start();
 }
 
-async function instantGame(token) {
-  if (token !== gen || !state || state.result) return;
-  const res = await computerRequest(token, () => api.playout(game, currentSides(), seed));
-  if (!res) return;
-  game.redo = [];
-  forced = null;
-  setState(res.state);
-  afterState(token);
+/** A run of 100 computer games with a running score. */
+function watch100() {
+  readSetup();
+  const s = S();
+  writeSettings({ ...s.settings, sides: watchSides(s.settings.sides, "3") });
+  view.fillSetup();
+  closeSheet();
+  store.set({ run: { done: 0, total: 100 }, gameNo: 0, tally: loadTally(localStorage, S().settings) });
+  runner
+    .start(async (signal) => {
+      const deps = {
+        ...loopDeps(),
+        newGame: async (/** @type {AbortSignal} */ sig) => {
+          const n = S().gameNo;
+          store.set({ swapped: S().settings.alternate && n % 2 === 1, gameNo: n + 1 });
+          await freshGame(null, sig);
+        },
+        finished: (/** @type {number} */ k) => store.set({ run: { done: k, total: 100 } }),
+        gap: () => (Number(S().settings.speed) === 0 ? 0 : Math.max(500, Number(S().settings.speed))),
+      };
+      const done = await runSeries(100, deps, signal);
+      if (done === 100) {
+        store.set({ run: null });
+        toast(t("run.done"));
+      }
+    })
+    .catch(loopError);
 }
 
-function finishGame() {
-  renderStatus();
-  if (recorded) return;
-  recorded = true;
-  const key = seriesKey();
-  if (series.key !== key) series = { key, a: 0, b: 0, d: 0, n: 0 };
-  const w = state.result.winner;
-  if (w === null) series.d += 1;
-  else if ((w === 0) !== swapped) series.a += 1;
-  else series.b += 1;
-  series.n += 1;
-  if (run) run.done += 1;
-  renderRecord();
-  if (run) {
-    if (run.done >= run.target) {
-      run = null;
-      toast(t("run.done"));
-      renderRecord();
-      renderRunButtons();
-    } else {
-      const token = gen;
-      const wait = Number(settings.speed) === 0 ? 0 : Math.max(500, Number(settings.speed));
-      timer = setTimeout(() => token === gen && nextGame(), wait);
-    }
-  }
-}
-
-function nextGame() {
-  cancel();
-  gameNo += 1;
-  swapped = settings.alternate && gameNo % 2 === 1;
-  startFresh();
-}
-
-function startFresh() {
-  game.moves = [];
-  game.redo = [];
-  game.start = null;
-  seed = newSeed();
-  recorded = false;
-  forced = null;
-  paused = pieWaits();
-  analysis = null;
-  refresh();
-}
-
-/** Seat the human on `humanColour` and the computer on the other colour (after the pie): the
- * settings' sides change, and the series record follows its two participants. */
-function seatAfterPie(humanColour) {
-  const old = [...settings.sides];
-  const level = computerLevel();
-  const inSeries = series.key === seriesKey();
-  settings.sides = humanColour === 0 ? ["human", level] : [level, "human"];
-  swapped = false;
-  saveSettings();
-  if (catalogue) fillSetup();
-  if (inSeries) {
-    const flip = old[0] !== settings.sides[0];
-    series = { ...series, key: seriesKey(), a: flip ? series.b : series.a, b: flip ? series.a : series.b };
+function pauseOrContinue() {
+  const s = S();
+  if (s.paused) {
+    store.set({ paused: false });
+    if (s.run) {
+      // the run goes on from the current game
+      resumeRun();
+    } else drive();
+  } else {
+    runner.cancel();
+    store.set({ paused: true, thinking: false });
   }
 }
 
-/** A colour's name inside a sentence. */
-function colourWord(p) {
-  const names = state ? state.players : ["red", "blue"];
-  const word = t(`colour.${names[p]}`);
-  return getLang() === "en" ? word.toLowerCase() : word;
+function resumeRun() {
+  const left = S().run;
+  if (!left) return;
+  runner
+    .start(async (signal) => {
+      let done = left.done;
+      if (!resultOf(S())) {
+        // finish the game that was paused; a game already over was counted when it ended
+        const end = await playComputers(loopDeps(), signal);
+        if (end !== "over") return;
+        done += 1;
+        store.set({ run: { done, total: left.total } });
+      }
+      if (done >= left.total) {
+        store.set({ run: null });
+        return;
+      }
+      await sleep(300, signal);
+      const deps = {
+        ...loopDeps(),
+        newGame: async (/** @type {AbortSignal} */ sig) => {
+          const n = S().gameNo;
+          store.set({ swapped: S().settings.alternate && n % 2 === 1, gameNo: n + 1 });
+          await freshGame(null, sig);
+        },
+        finished: (/** @type {number} */ k) => store.set({ run: { done: done + k, total: left.total } }),
+        gap: () => (Number(S().settings.speed) === 0 ? 0 : Math.max(500, Number(S().settings.speed))),
+      };
+      const more = await runSeries(left.total - done, deps, signal);
+      if (done + more >= left.total) {
+        store.set({ run: null });
+        toast(t("run.done"));
+      }
+    })
+    .catch(loopError);
 }
 
-/** A game from a chosen start (the Dot Dash pie setup). Two humans: the chooser (side B) gets
- * its colour. Against the computer, `chooser` ("human" or "computer") took `chooserColour`
- * and the players are seated from that. */
-function setupStart(start, chooserColour, chooser = null) {
-  cancel();
-  pieNote = null;
-  if (chooser) {
-    const human = chooser === "human" ? chooserColour : 1 - chooserColour;
-    seatAfterPie(human);
-    pieNote = { chooser, human };
-  } else swapped = chooserColour === 0;
-  const said = pieText();
-  game.start = start;
-  game.moves = [];
-  game.redo = [];
-  swapped = chooserColour === 0;
-  seed = newSeed();
-  recorded = false;
-  forced = null;
-  paused = false;
-  analysis = null;
-  if (said) showMessage(said, "info", 15000);
-  else showMessage(null);
-  refresh();
-}
-
-/** What the computer did in the pie, in the current language (null if nothing to say). */
-function pieText() {
-  if (!pieNote) return null;
-  const { chooser, human } = pieNote;
-  return chooser === "human"
-    ? t("dd.youChose", { colour: colourWord(human), other: colourWord(1 - human) })
-    : t("dd.computerChose", { colour: colourWord(1 - human), other: colourWord(human) });
-}
-
-/** The computer places the pie stones; resolves to the setup text. */
-async function piePlace() {
-  const res = await api.pie(game, "place", null, computerLevel(), seed);
-  return res.setup;
-}
-
-/** The computer chooses a colour for the human's setup; the game then starts from it. */
-async function pieChoose(setup) {
-  const token = gen;
-  const res = await api.pie(game, "choose", setup, computerLevel(), seed);
-  if (token === gen) setupStart(res.setup, res.colour, "computer");
-}
-
-function humanMove(move) {
-  cancel();
-  game.moves.push(move);
-  game.redo = [];
-  forced = null;
-  paused = false;
+/** @param {string} move */
+async function humanMove(move) {
+  runner.cancel();
+  const s = S();
+  store.set({ game: { ...s.game, moves: [...s.game.moves, move], redo: [] }, forced: null, paused: false, thinking: false });
   showMessage(null);
-  refresh();
+  try {
+    await runner.start((signal) => refresh(signal));
+  } catch (err) {
+    showMessage(errorText(err), "error");
+    return;
+  }
+  drive();
 }
 
+/** Null when the user may move now, else why not. */
 function canAct() {
-  if (!state) return t("illegal.loading");
-  if (state.result) return t("illegal.over");
-  const who = currentSides()[state.to_move];
-  if (isComputer(who)) return thinking || !paused ? t("illegal.wait") : t("illegal.computerTurn");
+  const s = S();
+  if (!s.view) return t("illegal.loading");
+  if (resultOf(s)) return t("illegal.over");
+  if (s.preview !== null) return null;
+  if (isComputer(seats(s)[s.view.to_move])) return s.thinking || !s.paused ? t("illegal.wait") : t("illegal.computerTurn");
   return null;
 }
 
-// -- undo, redo, jumps ----------------------------------------------------------------------
-/** Side to move after `k` plies (sides alternate; a pass is a ply too). */
+// -- undo, redo, jumps, resign, swap ----------------------------------------------------------
+/** Side to move after `k` plies. @param {number} k */
 function sideAt(k) {
-  const startSide = (((state.to_move - state.moves.length) % 2) + 2) % 2;
+  const v = S().view;
+  const startSide = (((v.to_move - v.moves.length) % 2) + 2) % 2;
   return (startSide + k) % 2;
 }
 
-function undo() {
-  if (!game.moves.length || !state) return;
-  cancel();
-  game.redo.push(game.moves.pop());
-  // against the computer, go back to the human's turn
-  if (hasHuman() && !isWatch()) {
-    const sides = currentSides();
-    while (game.moves.length && isComputer(sides[sideAt(game.moves.length)])) {
-      game.redo.push(game.moves.pop());
-    }
+/** @param {string[]} moves @param {string[]} redo */
+async function goTo(moves, redo) {
+  runner.cancel();
+  store.set({ game: { ...S().game, moves, redo }, paused: true, forced: null, resigned: null, thinking: false });
+  try {
+    await runner.start((signal) => refresh(signal));
+  } catch (err) {
+    showMessage(errorText(err), "error");
   }
-  paused = true;
-  forced = null;
-  refresh();
+}
+
+function undo() {
+  const s = S();
+  if (!s.game.moves.length || !s.view) return;
+  const moves = [...s.game.moves];
+  const redo = [...s.game.redo, /** @type {string} */ (moves.pop())];
+  if (versusComputer(s.settings.sides)) {
+    const bySide = seats(s);
+    while (moves.length && isComputer(bySide[sideAt(moves.length)])) redo.push(/** @type {string} */ (moves.pop()));
+  }
+  goTo(moves, redo);
 }
 
 function redo() {
-  if (!game.redo.length || !state) return;
-  cancel();
-  game.moves.push(game.redo.pop());
-  if (hasHuman() && !isWatch() && game.redo.length) {
-    if (isComputer(currentSides()[sideAt(game.moves.length)])) game.moves.push(game.redo.pop());
+  const s = S();
+  if (!s.game.redo.length || !s.view) return;
+  const moves = [...s.game.moves];
+  const redo = [...s.game.redo];
+  moves.push(/** @type {string} */ (redo.pop()));
+  if (versusComputer(s.settings.sides) && redo.length && isComputer(seats(s)[sideAt(moves.length)])) {
+    moves.push(/** @type {string} */ (redo.pop()));
   }
-  paused = true;
-  forced = null;
-  refresh();
+  goTo(moves, redo);
 }
 
+/** @param {number} ply */
 function jumpTo(ply) {
-  cancel();
-  const all = [...game.moves, ...[...game.redo].reverse()];
-  game.moves = all.slice(0, ply);
-  game.redo = all.slice(ply).reverse();
-  paused = true;
-  forced = null;
-  refresh();
+  const s = S();
+  const all = [...s.game.moves, ...[...s.game.redo].reverse()];
+  goTo(all.slice(0, ply), all.slice(ply).reverse());
 }
 
-// -- tables ---------------------------------------------------------------------------------
-async function waitForTable(token) {
-  const bar = $("table-progress");
+function resign() {
+  const s = S();
+  if (!s.view || resultOf(s) || isWatch(s.settings.sides)) return;
+  runner.cancel();
+  store.set({ resigned: resigningColour(s), thinking: false, paused: false });
+  countIfFinished();
+}
+
+function swapSides() {
+  runner.cancel();
+  store.set({ swapped: !S().swapped, paused: false, thinking: false, forced: null });
+  drive();
+}
+
+// -- the Dot Dash pie --------------------------------------------------------------------------
+/** A game from the pie's setup. Against the computer `chooser` ("human" or "computer") took
+ * `chooserColour` and the players are seated from that; two humans: side B chose.
+ * @param {string} setup @param {number} chooserColour @param {"human" | "computer" | null} chooser */
+async function setupStart(setup, chooserColour, chooser = null) {
+  runner.cancel();
+  const s = S();
+  if (chooser) {
+    const human = humanColourAfterPie(chooser, chooserColour);
+    const seated = seatsAfterPie(s.settings.sides, human);
+    writeSettings({ ...s.settings, sides: seated.sides });
+    store.set({ swapped: seated.swapped, pieNote: { chooser, human }, tally: loadTally(localStorage, S().settings) });
+    view.fillSetup();
+  } else {
+    store.set({ swapped: chooserColour === 0, pieNote: null });
+  }
   try {
-    let st = await api.tableStatus(game);
-    if (st.state === "missing" || st.state === "failed") st = await api.buildTable(game);
-    while (st.state === "building" && token === gen) {
-      showProgress(bar, st.done, st.total, t("table.building"));
-      await new Promise((r) => setTimeout(r, 500));
-      st = await api.tableStatus(game);
-    }
-    bar.hidden = true;
-    if (st.state !== "ready") showMessage(st.message || t("table.unavailable"), "error");
+    await freshGame(setup);
   } catch (err) {
-    bar.hidden = true;
+    showMessage(errorText(err), "error");
+    return;
+  }
+  const said = view.pieText();
+  if (said) showMessage(said, "info", 15000);
+  drive();
+}
+
+async function piePlace() {
+  const s = S();
+  const level = /** @type {string} */ (s.settings.sides.find(isComputer));
+  const res = await api.pie(s.game, "place", null, level, s.seed);
+  return res.setup;
+}
+
+/** @param {string} setup */
+async function pieChoose(setup) {
+  const s = S();
+  const level = /** @type {string} */ (s.settings.sides.find(isComputer));
+  const res = await api.pie(s.game, "choose", setup, level, s.seed);
+  await setupStart(res.setup, res.colour, "computer");
+}
+
+// -- level 4, tables and analysis ----------------------------------------------------------------
+/** Ask whether level 4 has its table here; small tables are built at once. */
+/** The rules the table in the store belongs to ("game/variant/size"). */
+let tableRules = "";
+async function checkLevel4() {
+  const s = S();
+  const rules = s.settings;
+  const key = `${rules.game}/${rules.variant}/${rules.size}`;
+  if (key !== tableRules) {
+    tableRules = key;
+    store.set({ table: null }); // not known for these rules until the server answers
+  }
+  if (!s.settings.sides.includes("4") && !s.settings.analysis) {
+    store.set({ table: null });
+    return;
+  }
+  const same = () => {
+    const now = S().settings;
+    return now.game === rules.game && now.variant === rules.variant && now.size === rules.size;
+  };
+  try {
+    let st = await api.tableStatus(rules);
+    if (!same()) return; // the settings moved on while we asked: a later check answers
+    if (st.state === "missing" && rules.size <= AUTO_BUILD_MAX) st = await api.buildTable(rules);
+    if (!same()) return;
+    store.set({ table: st });
+    if (st.state === "building") pollTable();
+  } catch (err) {
+    store.set({ table: null });
+  }
+}
+
+/** @type {number | undefined} */
+let pollTimer;
+function pollTable() {
+  clearTimeout(pollTimer);
+  pollTimer = window.setTimeout(async () => {
+    try {
+      const st = await api.tableStatus(S().settings);
+      store.set({ table: st });
+      if (st.state === "building") pollTable();
+      else if (st.state === "ready") {
+        if (S().settings.analysis) loadAnalysis();
+      } else if (st.state === "failed") showMessage(st.message || t("table.unavailable"), "error");
+    } catch (err) {
+      showMessage(errorText(err), "error");
+    }
+  }, 400);
+}
+
+async function buildTable() {
+  try {
+    const st = await api.buildTable(S().settings);
+    store.set({ table: st });
+    if (st.state === "building") pollTable();
+  } catch (err) {
     showMessage(errorText(err), "error");
   }
-}
-
-function showProgress(bar, done, total, label) {
-  bar.hidden = false;
-  const frac = total > 0 ? Math.min(1, done / total) : 0;
-  bar.querySelector(".bar").style.width = `${(frac * 100).toFixed(1)}%`;
-  bar.querySelector(".label").textContent = total > 0 ? `${label} ${Math.round(frac * 100)}%` : label;
 }
 
 async function loadAnalysis() {
-  const asked = JSON.stringify([game.game, game.variant, game.size, game.start, game.moves]);
+  const s = S();
+  const asked = JSON.stringify(s.game);
   let res;
   try {
-    res = await api.analysis(game);
+    res = await api.analysis(s.game);
   } catch (err) {
     showMessage(errorText(err), "error");
     return;
   }
-  const now = JSON.stringify([game.game, game.variant, game.size, game.start, game.moves]);
-  if (asked !== now || !settings.analysis) return;
-  analysis = { ...res, ply: game.moves.length };
-  renderAnalysis();
-  renderBoard();
-  renderNotice();
-  // small tables (seconds) are built at once; a larger one only when asked for
-  if (!res.available && (res.table === "building" || (res.table === "missing" && game.size <= AUTO_BUILD_MAX))) {
-    pollTable();
+  const now = S();
+  if (JSON.stringify(now.game) !== asked || !now.settings.analysis) return;
+  store.set({ analysis: { ...res, ply: now.game.moves.length } });
+  if (!res.available && (res.table === "building" || (res.table === "missing" && now.game.size <= AUTO_BUILD_MAX))) {
+    if (res.table === "missing") await buildTable();
+    else pollTable();
   }
 }
 
-function pollTable() {
-  if (tablePoll) return;
-  const bar = $("table-progress");
-  const tick = async () => {
-    try {
-      let st = await api.tableStatus(game);
-      if (st.state === "missing") st = await api.buildTable(game);
-      if (st.state === "building") {
-        showProgress(bar, st.done, st.total, t("table.building"));
-        tablePoll = setTimeout(tick, 500);
-        return;
-      }
-      bar.hidden = true;
-      tablePoll = null;
-      if (st.state === "ready" && settings.analysis) loadAnalysis();
-    } catch (err) {
-      tablePoll = null;
-      bar.hidden = true;
-    }
-  };
-  tablePoll = setTimeout(tick, 0);
-}
-
-// -- rendering ------------------------------------------------------------------------------
-function render() {
-  if (state) {
-    const title = t(`game.${state.game}`);
-    $("game-title").textContent = title;
-    document.title = `BoardLab — ${title}`;
-  }
-  renderBoard();
-  renderStatus();
-  renderNotice();
-  renderMoves();
-  renderAnalysis();
-  renderRecord();
-  renderRunButtons();
-  $("undo").disabled = !game.moves.length;
-  $("redo").disabled = !game.redo.length;
-}
-
-function evalsMap() {
-  if (!settings.analysis || !analysis || !analysis.available) return null;
-  return new Map(analysis.moves.map((m) => [m.move, m]));
-}
-
-function renderBoard() {
-  if (!state) return;
-  if (!board || boardGame !== state.game) {
-    const make = RENDERERS[state.game] || createGenericBoard;
-    board = make($("board"), {
-      onMove: humanMove,
-      onIllegal: (m) => showMessage(m, "warn"),
-      onSetup: setupStart,
-      onPieBegin: () => {
-        cancel();
-        paused = true;
-        renderStatus();
-      },
-      onPiePlace: piePlace,
-      onPieChoose: pieChoose,
-      onError: (err) => showMessage(errorText(err), "error"),
-      canAct,
-    });
-    boardGame = state.game;
-  }
-  const who = currentSides()[state.to_move];
-  board.update({
-    state,
-    lastMove: state.moves.length ? state.moves[state.moves.length - 1] : null,
-    evals: evalsMap(),
-    interactive: !state.result && !isComputer(who),
-    pie: pieMode(),
-  });
-}
-
-function renderStatus() {
-  if (!state) return;
-  const dot = $("turn-dot");
-  const text = $("status-text");
-  const r = state.result;
-  $("pause").hidden = !settings.sides.some(isComputer) || !!r;
-  $("pause").textContent = paused ? t("ctl.continue") : t("ctl.pause");
-  if (r) {
-    dot.className = `turn-dot ${r.winner === null ? "draw" : `c-${state.players[r.winner]}`}`;
-    const reason = t(`reason.${r.reason}`);
-    if (r.winner === null) text.textContent = t("status.draw", { reason });
-    else {
-      const who = sideLabel(r.winner);
-      text.textContent = t("status.win", { colour: colourName(r.winner), who, reason });
-    }
-    return;
-  }
-  const p = state.to_move;
-  dot.className = `turn-dot c-${state.players[p]}`;
-  const who = sideLabel(p);
-  let line = t("status.toMove", { colour: colourName(p), who });
-  if (thinking) line = t("status.thinking", { colour: colourName(p), who });
-  else if (paused && isComputer(currentSides()[p])) {
-    line += ` · ${t("status.paused")}`;
-    if (pieMode() === "computer") line += ` · ${t("status.pieOffer")}`;
-  }
-  text.textContent = line;
-}
-
-function renderNotice() {
-  const box = $("notice");
-  let f = forced;
-  if (!f && settings.analysis && analysis && analysis.forced && !state.result) f = analysis.forced;
-  if (!f || !state || state.result) {
-    box.hidden = true;
-    return;
-  }
-  const moves = Math.ceil(f.plies / 2);
-  const args = { colour: colourName(f.winner), who: sideLabel(f.winner), moves, plies: f.plies };
-  const key = f.computer ? "notice.computer" : f.winner === state.to_move ? "notice.forced" : "notice.forcedOther";
-  box.textContent = t(key, args);
-  box.className = `notice c-${state.players[f.winner]}`;
-  box.hidden = false;
-}
-
-function renderMoves() {
-  const list = $("movelist");
-  list.replaceChildren();
-  if (!state) return;
-  const all = [...game.moves, ...[...game.redo].reverse()];
-  const first = state.start.trim().split(/\s+/)[1];
-  const offset = first && first.toUpperCase() !== state.players[0][0].toUpperCase() ? 1 : 0;
-  let li = null;
-  all.forEach((m, i) => {
-    const k = i + offset;
-    if (k % 2 === 0 || !li) {
-      li = document.createElement("li");
-      li.value = Math.floor(k / 2) + 1;
-      if (k % 2 === 1) li.append(Object.assign(document.createElement("span"), { className: "gap", textContent: "…" }));
-      list.appendChild(li);
-    }
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "ply";
-    if (i >= game.moves.length) b.classList.add("future");
-    if (i === game.moves.length - 1) b.classList.add("current");
-    b.textContent = m;
-    b.addEventListener("click", () => jumpTo(i + 1));
-    li.appendChild(b);
-  });
-  const cur = list.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
-}
-
-function renderAnalysis() {
-  const box = $("analysis");
-  box.hidden = !settings.analysis;
-  $("analysis-toggle").checked = settings.analysis;
-  if (!settings.analysis) return;
-  const line = $("value-line");
-  const list = $("move-values");
-  list.replaceChildren();
-  $("build-table").hidden = true;
-  if (!analysis) {
-    line.textContent = t("analysis.loading");
-    $("chart").replaceChildren();
-    return;
-  }
-  if (!analysis.available) {
-    line.className = "value-line";
-    if (analysis.table === "missing" && game.size > AUTO_BUILD_MAX) {
-      line.textContent = t("analysis.buildBig");
-      $("build-table").hidden = false;
-    } else if (analysis.table === "missing" || analysis.table === "building") {
-      line.textContent = t("table.building");
-    } else {
-      line.textContent = t("analysis.unavailable", { reason: analysis.reason || "" });
-    }
-    $("chart").replaceChildren();
-    return;
-  }
-  const p = analysis.to_move;
-  const v = analysis.value;
-  line.className = `value-line v-${v}`;
-  line.textContent = state.result
-    ? t("analysis.over")
-    : v === "draw"
-      ? t("analysis.posDraw", { colour: colourName(p) })
-      : t(`analysis.pos.${v}`, { colour: colourName(p), plies: analysis.remoteness });
-  for (const m of analysis.moves) {
-    const li = document.createElement("li");
-    li.className = `v-${m.value}`;
-    li.dataset.move = m.move;
-    const name = document.createElement("span");
-    name.className = "mv";
-    name.textContent = m.move;
-    const val = document.createElement("span");
-    val.className = "val";
-    val.textContent = m.value === "draw" ? t("value.draw") : `${t(`value.${m.value}`)} ${m.remoteness}`;
-    li.append(name, val);
-    li.title = t("analysis.play");
-    li.tabIndex = 0;
-    li.setAttribute("role", "button");
-    li.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" || ev.key === " ") {
-        ev.preventDefault();
-        li.click();
-      }
-    });
-    li.addEventListener("click", () => {
-      const blocked = canAct();
-      if (blocked) showMessage(blocked);
-      else humanMove(m.move);
-    });
-    list.appendChild(li);
-  }
-  renderChart($("chart"), analysis.history, state.players, (ply) => jumpTo(ply));
-}
-
-function renderRecord() {
-  const box = $("record");
-  const key = seriesKey();
-  const s = series.key === key ? series : { a: 0, b: 0, d: 0, n: 0 };
-  box.replaceChildren();
-  const cells = [
-    [participantLabel(0), s.a, "a"],
-    [t("record.draws"), s.d, "d"],
-    [participantLabel(1), s.b, "b"],
-  ];
-  for (const [label, n, cls] of cells) {
-    const c = document.createElement("div");
-    c.className = `rec rec-${cls}`;
-    c.innerHTML = `<span class="n"></span><span class="l"></span>`;
-    c.querySelector(".n").textContent = n;
-    c.querySelector(".l").textContent = label;
-    box.appendChild(c);
-  }
-  const games = document.createElement("p");
-  games.className = "rec-games";
-  games.id = "record-games";
-  games.textContent = t("record.games", { n: s.n });
-  games.dataset.games = s.n;
-  box.appendChild(games);
-  const bar = $("run-progress");
-  if (run) showProgress(bar, run.done, run.target, t("run.progress", { done: run.done, total: run.target }));
-  else bar.hidden = true;
-}
-
-function renderRunButtons() {
-  const watching = isWatch();
-  $("watch100").hidden = !watching || !!run;
-  $("speed-row").hidden = !watching;
-  const activeWatch = watching && state && !state.result && !paused;
-  $("stop").hidden = !(run || activeWatch);
-  for (const b of $("s-speed").querySelectorAll("button")) {
-    b.setAttribute("aria-pressed", String(Number(b.dataset.speed) === Number(settings.speed)));
-  }
-}
-
-// -- setup form -----------------------------------------------------------------------------
-function gameInfo(name) {
-  return catalogue.games.find((g) => g.name === name) || catalogue.games[0];
-}
-
-function variantInfo(g, name) {
-  return g.variants.find((v) => v.name === name) || g.variants.find((v) => v.name === g.default_variant);
-}
-
-function fillSetup() {
-  const g = gameInfo(settings.game);
-  settings.game = g.name;
-  const v = variantInfo(g, settings.variant);
-  settings.variant = v.name;
-  const [lo, hi] = v.sizes;
-  if (!(settings.size >= lo && settings.size <= hi)) settings.size = v.default_size;
-  const levels = catalogue.levels;
-  settings.sides = settings.sides.map((s) => (s === "human" || levels.includes(s) ? s : levels[levels.length - 1]));
-  const opts = (sel, items) => {
-    sel.replaceChildren(...items.map(([value, label]) => new Option(label, value)));
-  };
-  opts($("s-game"), catalogue.games.map((x) => [x.name, t(`game.${x.name}`, {}, x.title)]));
-  $("s-game").value = g.name;
-  opts($("s-variant"), g.variants.map((x) => [x.name, t(`variant.${x.name}`, {}, x.name)]));
-  $("s-variant").value = v.name;
-  const sizes = [];
-  for (let n = lo; n <= hi; n++) sizes.push([String(n), `${n} × ${n}`]);
-  opts($("s-size"), sizes);
-  $("s-size").value = String(settings.size);
-  const who = [["human", t("who.human")], ...levels.map((l) => [l, l === "random" ? t("who.random") : t("who.level", { n: l })])];
-  for (const i of [0, 1]) {
-    opts($(`s-side${i}`), who);
-    $(`s-side${i}`).value = settings.sides[i];
-    $(`s-side${i}-label`).textContent = t(`colour.${v.players[i]}`);
-  }
-  $("s-alternate").checked = settings.alternate;
-  renderRunButtons();
+// -- setup -----------------------------------------------------------------------------------------
+/** @param {import("./state.js").Settings} settings */
+function writeSettings(settings) {
+  store.set({ settings });
+  saveSettings(settings);
 }
 
 function readSetup() {
-  settings.game = $("s-game").value;
-  settings.variant = $("s-variant").value;
-  settings.size = Number($("s-size").value);
-  settings.sides = [$("s-side0").value, $("s-side1").value];
-  settings.alternate = $("s-alternate").checked;
-  saveSettings();
+  const s = S();
+  /** @param {string} id */
+  const val = (id) => /** @type {HTMLSelectElement} */ ($(id)).value;
+  writeSettings({
+    ...s.settings,
+    game: val("s-game"),
+    variant: val("s-variant"),
+    size: Number(val("s-size")),
+    sides: [val("s-side0"), val("s-side1")],
+    alternate: /** @type {HTMLInputElement} */ ($("s-alternate")).checked,
+  });
 }
 
-function applySettingsToGame() {
-  game.game = settings.game;
-  game.variant = settings.variant;
-  game.size = settings.size;
+function openSheet() {
+  document.body.classList.add("sheet-open");
+  /** @type {HTMLElement} */ ($("s-game")).focus({ preventScroll: true });
 }
 
-function start() {
-  readSetup();
-  cancel();
-  run = null;
-  if (series.key !== seriesKey()) {
-    series = { key: seriesKey(), a: 0, b: 0, d: 0, n: 0 };
-    gameNo = 0;
-  } else gameNo += 1;
-  swapped = settings.alternate && gameNo % 2 === 1;
-  applySettingsToGame();
-  renderRunButtons();
-  startFresh();
+function closeSheet() {
+  const wasOpen = document.body.classList.contains("sheet-open");
+  document.body.classList.remove("sheet-open");
+  if (wasOpen || window.matchMedia("(max-width: 920px)").matches) {
+    window.scrollTo({ top: 0, behavior: "instant" });
+  }
 }
 
-function watch100() {
-  readSetup();
-  if (!isWatch()) return;
-  cancel();
-  series = { key: seriesKey(), a: 0, b: 0, d: 0, n: 0 };
-  gameNo = 0;
-  swapped = false;
-  run = { target: 100, done: 0 };
-  applySettingsToGame();
-  startFresh();
-}
-
-function stop() {
-  cancel();
-  run = null;
-  paused = true;
-  render();
-}
-
-// -- records and links ----------------------------------------------------------------------
+// -- records and links -------------------------------------------------------------------------------
+/** @param {"export" | "import"} mode @param {string} [text] */
 function openRecordDialog(mode, text = "") {
   $("record-dialog-title").textContent = t(mode === "export" ? "dialog.export" : "dialog.import");
-  $("record-text").value = text;
-  $("record-text").readOnly = mode === "export";
+  const area = /** @type {HTMLTextAreaElement} */ ($("record-text"));
+  area.value = text;
+  area.readOnly = mode === "export";
   $("record-copy").hidden = mode !== "export";
   $("record-download").hidden = mode !== "export";
   $("record-load").hidden = mode === "export";
   $("record-file").hidden = mode === "export";
   $("record-error").hidden = true;
-  $("record-dialog").showModal();
+  /** @type {HTMLDialogElement} */ ($("record-dialog")).showModal();
 }
 
+/** The same words for players as the terminal writes: "human", "level 2", "random". @param {string} who */
+export const playerWord = (who) => (!isComputer(who) ? "human" : who === "random" ? "random" : `level ${who}`);
+
 async function exportRecord() {
+  const s = S();
   try {
+    /** @type {Record<string, string>} */
     const players = {};
-    currentSides().forEach((who, i) => {
-      players[state.players[i]] = isComputer(who) ? (who === "random" ? "random" : `level ${who}`) : "human";
-    });
-    const rec = await api.exportRecord(game, players);
+    seats(s).forEach((who, i) => (players[s.view.players[i]] = playerWord(who)));
+    const rec = await api.exportRecord(s.game, players);
     openRecordDialog("export", rec.text);
   } catch (err) {
     showMessage(errorText(err), "error");
   }
 }
 
-function loadGame(rec, pause) {
-  cancel();
-  settings.game = rec.game;
-  settings.variant = rec.variant;
-  settings.size = rec.size;
-  saveSettings();
-  fillSetup();
-  applySettingsToGame();
-  game.start = rec.start || null;
-  game.moves = [...rec.moves];
-  game.redo = [];
-  recorded = false;
-  forced = null;
-  paused = pause;
-  analysis = null;
-  refresh();
+/** Open a game (from a link or a file): it never counts in the record.
+ * @param {{game: string, variant: string, size: number, start?: string | null, moves: string[]}} rec
+ * @param {"link" | "file"} origin */
+async function openGame(rec, origin) {
+  runner.cancel();
+  const s = S();
+  writeSettings({ ...s.settings, game: rec.game, variant: rec.variant || s.settings.variant, size: rec.size || s.settings.size });
+  view.fillSetup();
+  const settings = S().settings;
+  store.set({
+    game: { game: settings.game, variant: settings.variant, size: settings.size, start: rec.start || null, moves: [...rec.moves], redo: [] },
+    origin,
+    counted: false,
+    resigned: null,
+    forced: null,
+    analysis: null,
+    paused: true,
+    tally: loadTally(localStorage, settings),
+  });
+  await refresh();
+  checkLevel4();
 }
 
 async function importRecord() {
   try {
-    const rec = await api.importRecord($("record-text").value);
-    $("record-dialog").close();
-    loadGame(rec, true);
+    const rec = await api.importRecord(/** @type {HTMLTextAreaElement} */ ($("record-text")).value);
+    /** @type {HTMLDialogElement} */ ($("record-dialog")).close();
+    await openGame(rec, "file");
     toast(t("toast.imported", { n: rec.moves.length }));
   } catch (err) {
     const box = $("record-error");
-    box.textContent = err.message;
+    box.textContent = /** @type {Error} */ (err).message;
     box.hidden = false;
   }
 }
 
-function linkFor() {
-  const parts = [`game=${game.game}`, `variant=${game.variant}`, `size=${game.size}`];
-  if (game.start) parts.push(`start=${encodeURIComponent(game.start)}`);
-  if (game.moves.length) parts.push(`moves=${game.moves.map(encodeURIComponent).join(",")}`);
-  return `${location.origin}${location.pathname}#${parts.join("&")}`;
-}
-
-function updateHash() {
-  if (!state || state.game !== game.game) return;
-  history.replaceState(null, "", linkFor());
-}
+const linkFor = () => `${location.origin}${location.pathname}#${encodeLink(S().game)}`;
 
 async function copyLink() {
   const url = linkFor();
@@ -870,141 +592,144 @@ async function copyLink() {
   }
 }
 
-function fromHash() {
-  const h = location.hash.replace(/^#/, "");
-  if (!h) return null;
-  if (h === "help") return "help";
-  const q = new URLSearchParams(h);
-  if (!q.get("game")) return null;
-  const moves = (q.get("moves") || "").split(",").filter(Boolean);
-  return {
-    game: q.get("game"), variant: q.get("variant"), size: Number(q.get("size")) || null,
-    start: q.get("start"), moves,
-  };
-}
+/** The game whose rules the help shows first: the one on the board. */
+const helpGame = () => (S().view ? S().view.game : S().settings.game);
 
-// -- help -----------------------------------------------------------------------------------
 function openHelp() {
-  $("help-body").innerHTML = helpHtml(getLang());
-  $("help-dialog").showModal();
+  $("help-body").innerHTML = helpHtml(getLang(), helpGame());
+  const dlg = /** @type {HTMLDialogElement} */ ($("help-dialog"));
+  dlg.showModal();
+  // open at the top: the text gets the focus, not the Close button at its end
+  $("help-body").focus({ preventScroll: true });
+  dlg.scrollTop = 0;
 }
 
-// -- wiring ---------------------------------------------------------------------------------
+// -- wiring ----------------------------------------------------------------------------------------------
+const view = createView({
+  store,
+  handlers: {
+    onMove: humanMove,
+    onIllegal: (/** @type {string | null} */ m) => showMessage(m, "warn"),
+    onSetup: setupStart,
+    onPieBegin: () => {
+      runner.cancel();
+      store.set({ paused: true, thinking: false });
+    },
+    onPiePlace: piePlace,
+    onPieChoose: pieChoose,
+    onError: (/** @type {any} */ err) => showMessage(errorText(err), "error"),
+    canAct,
+    onJump: jumpTo,
+    onPreview: (/** @type {number | null} */ ply) => {
+      if (S().preview !== ply) store.set({ preview: ply });
+    },
+    onPlayEval: (/** @type {string} */ move) => {
+      const blocked = canAct();
+      if (blocked) showMessage(blocked);
+      else humanMove(move);
+    },
+  },
+});
+
 function wire() {
   $("setup").addEventListener("submit", (ev) => {
     ev.preventDefault();
     start();
   });
   $("s-game").addEventListener("change", () => {
-    settings.game = $("s-game").value;
-    settings.variant = null;
-    fillSetup();
+    readSetup();
+    const s = S();
+    writeSettings({ ...s.settings, variant: "" });
+    view.fillSetup();
+    checkLevel4();
   });
   $("s-variant").addEventListener("change", () => {
-    settings.variant = $("s-variant").value;
-    settings.size = variantInfo(gameInfo(settings.game), settings.variant).default_size;
-    fillSetup();
+    readSetup();
+    writeSettings({ ...S().settings, size: 0 });
+    view.fillSetup();
+    checkLevel4();
   });
   for (const id of ["s-side0", "s-side1", "s-alternate", "s-size"]) {
     $(id).addEventListener("change", () => {
       readSetup();
-      renderRunButtons();
+      checkLevel4();
     });
   }
   for (const b of $("s-speed").querySelectorAll("button")) {
     b.addEventListener("click", () => {
-      settings.speed = Number(b.dataset.speed);
-      saveSettings();
-      renderRunButtons();
-      if (state && !state.result && !paused && isWatch() && !thinking) {
-        cancel();
-        afterState(gen);
-      }
+      writeSettings({ ...S().settings, speed: Number(/** @type {HTMLElement} */ (b).dataset.speed) });
     });
   }
+  $("watch").addEventListener("click", watch);
   $("watch100").addEventListener("click", watch100);
-  $("stop").addEventListener("click", stop);
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
-  $("restart").addEventListener("click", () => {
-    cancel();
-    startFresh();
-  });
-  $("new-game").addEventListener("click", () => {
-    if (!catalogue) return;
-    if (series.key !== seriesKey()) start();
-    else nextGame();
-  });
-  $("swap").addEventListener("click", () => {
-    cancel();
-    swapped = !swapped;
-    paused = false;
-    render();
-    if (state) afterState(gen);
-  });
-  $("pause").addEventListener("click", () => {
-    if (paused) {
-      paused = false;
-      render();
-      afterState(gen);
-    } else {
-      cancel();
-      paused = true;
-      render();
-    }
-  });
+  $("resign").addEventListener("click", resign);
+  $("swap").addEventListener("click", swapSides);
+  $("pause").addEventListener("click", pauseOrContinue);
+  $("new-game").addEventListener("click", openSheet);
+  $("sheet-close").addEventListener("click", () => document.body.classList.remove("sheet-open"));
+  $("sheet-backdrop").addEventListener("click", () => document.body.classList.remove("sheet-open"));
+  $("record-reset").addEventListener("click", () => store.set({ tally: resetTally(localStorage, S().settings) }));
   $("analysis-toggle").addEventListener("change", () => {
-    settings.analysis = $("analysis-toggle").checked;
-    saveSettings();
-    renderAnalysis();
-    renderBoard();
-    renderNotice();
-    if (settings.analysis) loadAnalysis();
+    const on = /** @type {HTMLInputElement} */ ($("analysis-toggle")).checked;
+    writeSettings({ ...S().settings, analysis: on });
+    if (on) loadAnalysis();
   });
-  $("build-table").addEventListener("click", () => {
-    $("build-table").hidden = true;
-    $("value-line").textContent = t("table.building");
-    pollTable();
-  });
+  $("build-table").addEventListener("click", buildTable);
+  $("s-build").addEventListener("click", buildTable);
   $("export").addEventListener("click", exportRecord);
   $("import").addEventListener("click", () => openRecordDialog("import"));
   $("record-load").addEventListener("click", importRecord);
   $("record-copy").addEventListener("click", async () => {
+    const area = /** @type {HTMLTextAreaElement} */ ($("record-text"));
     try {
-      await navigator.clipboard.writeText($("record-text").value);
+      await navigator.clipboard.writeText(area.value);
       toast(t("toast.copied"));
     } catch {
-      $("record-text").select();
+      area.select();
     }
   });
   $("record-download").addEventListener("click", () => {
-    const blob = new Blob([$("record-text").value], { type: "text/plain" });
+    const blob = new Blob([/** @type {HTMLTextAreaElement} */ ($("record-text")).value], { type: "text/plain" });
     const a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
-    a.download = `${game.game}-${game.size}x${game.size}.txt`;
+    const g = S().game;
+    a.download = `${g.game}-${g.size}x${g.size}.txt`;
     a.click();
     URL.revokeObjectURL(a.href);
   });
   $("record-file").addEventListener("change", async () => {
-    const f = $("record-file").files[0];
-    if (f) $("record-text").value = await f.text();
+    const f = /** @type {HTMLInputElement} */ ($("record-file")).files?.[0];
+    if (f) /** @type {HTMLTextAreaElement} */ ($("record-text")).value = await f.text();
   });
   $("copy-link").addEventListener("click", copyLink);
+  wireLearning(store, (text, kind) => showMessage(text, kind));
   $("help-open").addEventListener("click", openHelp);
+  $("sound").addEventListener("click", () => {
+    setSound(!soundOn());
+    $("sound").setAttribute("aria-pressed", String(soundOn()));
+    playTick();
+  });
+  $("sound").setAttribute("aria-pressed", String(soundOn()));
   for (const b of document.querySelectorAll("[data-lang]")) {
-    b.addEventListener("click", () => setLang(b.dataset.lang));
+    b.addEventListener("click", () => setLang(/** @type {HTMLElement} */ (b).dataset.lang || "en"));
   }
   onLangChange(() => {
-    if (catalogue) fillSetup();
-    render();
-    if (pieNote && !$("message").hidden && $("message").classList.contains("info")) {
-      $("message").textContent = pieText();
-    }
-    if (board) board.redraw();
-    if ($("help-dialog").open) $("help-body").innerHTML = helpHtml(getLang());
+    view.fillSetup();
+    view.renderAll(true);
+    const msg = $("message");
+    if (S().pieNote && !msg.hidden && msg.classList.contains("info")) msg.textContent = view.pieText();
+    if (/** @type {HTMLDialogElement} */ ($("help-dialog")).open) $("help-body").innerHTML = helpHtml(getLang(), helpGame());
   });
   window.addEventListener("keydown", (ev) => {
-    if (ev.target.closest("input,textarea,select,dialog")) return;
+    if (ev.key === "Escape" && document.body.classList.contains("sheet-open")) {
+      document.body.classList.remove("sheet-open");
+      $("new-game").focus();
+      return;
+    }
+    const target = /** @type {HTMLElement} */ (ev.target);
+    if (target.closest("input,textarea,select,dialog")) return;
     if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") {
       ev.preventDefault();
       undo();
@@ -1013,43 +738,45 @@ function wire() {
       redo();
     }
   });
+  // a link pasted into this tab opens its game (the page's own hash changes are ignored)
+  window.addEventListener("hashchange", () => {
+    const link = decodeLink(location.hash);
+    if (link === "help") openHelp();
+    else if (link && `#${encodeLink(S().game)}` !== location.hash) {
+      openGame(link, "link").catch((err) => showMessage(t("error.link", { msg: err.message }), "error"));
+    }
+  });
+  // the link follows the game
+  store.subscribe((s, prev) => {
+    if (s.view && s.view !== prev.view && s.view.game === s.game.game) history.replaceState(null, "", linkFor());
+  });
 }
 
 async function main() {
   applyI18n();
   wire();
   try {
-    catalogue = await api.games();
+    store.set({ catalogue: await api.games() });
   } catch (err) {
     showMessage(errorText(err), "error");
     return;
   }
-  const link = fromHash();
+  const link = decodeLink(location.hash);
+  view.fillSetup();
+  store.set({ tally: loadTally(localStorage, S().settings) });
   if (link && link !== "help") {
-    settings.game = link.game;
-    settings.variant = link.variant;
-    if (link.size) settings.size = link.size;
-  }
-  fillSetup();
-  applySettingsToGame();
-  series = { key: seriesKey(), a: 0, b: 0, d: 0, n: 0 };
-  if (link && link !== "help") {
-    game.start = link.start || null;
-    game.moves = link.moves;
-    paused = true;
     try {
-      setState(await api.state(game));
-      afterState(gen);
+      await openGame(link, "link");
     } catch (err) {
-      showMessage(t("error.link", { msg: err.message }), "error");
-      game.start = null;
-      game.moves = [];
-      startFresh();
+      showMessage(t("error.link", { msg: /** @type {Error} */ (err).message }), "error");
+      await freshGame();
     }
   } else {
-    startFresh();
+    await freshGame();
     if (link === "help") openHelp();
   }
+  checkLevel4();
+  drive();
   document.body.dataset.ready = "1";
 }
 

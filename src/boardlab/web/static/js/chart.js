@@ -1,65 +1,111 @@
-// The game so far as an SVG chart: remoteness per ply, each point coloured by the value
-// of that position for the first player (draws sit on the axis).
+// @ts-check
+// The value history in the style GamesmanUni players know: the middle line is a draw, wins
+// for the first player lie above it and losses below, and the distance from the outer edge
+// is the distance to the end (a win now sits on the top edge). Hovering or tapping a point
+// previews that position; clicking it goes there.
 
 import { t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
+/** @type {Record<string, string>} */
 const FLIP = { win: "loss", loss: "win", draw: "draw" };
 
+/**
+ * @param {string} name @param {Record<string, string | number>} attrs @param {Element} parent
+ * @returns {SVGElement}
+ */
 function el(name, attrs, parent) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  const node = /** @type {SVGElement} */ (document.createElementNS(NS, name));
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   parent.appendChild(node);
   return node;
 }
 
-/** Draw `history` (list of {ply, to_move, value, remoteness}) into `host`. */
-export function renderChart(host, history, players, onPick) {
+/**
+ * @typedef {{ply: number, to_move: number, value: string | null, remoteness: number | null}} PlyValue
+ */
+
+/**
+ * One point per position, from the first player's view: value and height (+ above the
+ * draw line, - below; |height| grows as the end comes nearer). `top` is the largest
+ * remoteness shown.
+ * @param {PlyValue[]} history
+ * @returns {{points: {ply: number, v: string | null, rem: number | null}[], top: number}}
+ */
+export function chartPoints(history) {
+  const points = history.map((h) => {
+    const v = h.value === null ? null : h.to_move === 0 ? h.value : FLIP[h.value];
+    return { ply: h.ply, v, rem: v === "draw" ? null : h.remoteness };
+  });
+  const top = Math.max(4, ...points.map((p) => p.rem ?? 0));
+  return { points, top };
+}
+
+/**
+ * Draw `history` into `host`.
+ * @param {HTMLElement} host
+ * @param {PlyValue[]} history
+ * @param {readonly string[]} players
+ * @param {{onPick?: (ply: number) => void, onPreview?: (ply: number | null) => void}} handlers
+ */
+export function renderChart(host, history, players, handlers = {}) {
   host.replaceChildren();
   if (!history || history.length === 0) return;
-  const W = 320;
-  const H = 150;
-  const pad = { l: 30, r: 10, t: 12, b: 26 };
-  const maxRem = Math.max(4, ...history.map((h) => h.remoteness || 0));
+  const W = 340;
+  const H = 200;
+  const pad = { l: 44, r: 8, t: 16, b: 34 };
+  const { points, top } = chartPoints(history);
   const maxPly = Math.max(8, history.length - 1);
-  const x = (ply) => pad.l + (ply / maxPly) * (W - pad.l - pad.r);
-  const y = (rem) => H - pad.b - (rem / maxRem) * (H - pad.t - pad.b);
-  const svg = document.createElementNS(NS, "svg");
+  const mid = pad.t + (H - pad.t - pad.b) / 2;
+  const half = (H - pad.t - pad.b) / 2;
+  const x = (/** @type {number} */ ply) => pad.l + (ply / maxPly) * (W - pad.l - pad.r);
+  /** height: a win in 0 on the top edge, in `top` plies next to the middle */
+  const y = (/** @type {string | null} */ v, /** @type {number | null} */ rem) => {
+    if (v !== "win" && v !== "loss") return mid;
+    const off = half * (1 - (rem ?? 0) / (top + 1));
+    return v === "win" ? mid - off : mid + off;
+  };
+  const svg = /** @type {SVGSVGElement} */ (document.createElementNS(NS, "svg"));
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "chart-svg");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", t("chart.label"));
   host.appendChild(svg);
-  for (const frac of [0, 0.5, 1]) {
-    const rem = Math.round(maxRem * frac);
-    el("line", { x1: pad.l, x2: W - pad.r, y1: y(rem), y2: y(rem), class: "grid" }, svg);
-    el("text", { x: pad.l - 6, y: y(rem) + 4, class: "tick", "text-anchor": "end" }, svg).textContent = rem;
-  }
-  el("text", { x: W - pad.r, y: H - 6, class: "tick", "text-anchor": "end" }, svg).textContent = t("chart.ply");
-  el("text", { x: pad.l, y: H - 6, class: "tick" }, svg).textContent = "0";
-  const pts = history.map((h) => {
-    const v = h.value === null ? null : h.to_move === 0 ? h.value : FLIP[h.value];
-    return { ply: h.ply, v, rem: h.value === "draw" || h.remoteness === null ? 0 : h.remoteness };
-  });
-  const path = pts.map((p, i) => `${i ? "L" : "M"}${x(p.ply).toFixed(1)},${y(p.rem).toFixed(1)}`).join(" ");
-  el("path", { d: path, class: "line" }, svg);
-  for (const p of pts) {
-    const c = el("circle", { cx: x(p.ply), cy: y(p.rem), r: 4.2, class: `pt v-${p.v || "none"}`, "data-ply": p.ply }, svg);
-    const title = document.createElementNS(NS, "title");
-    title.textContent = `${t("chart.ply")} ${p.ply}: ${p.v ? t(`value.${p.v}`) : "?"}${p.v && p.v !== "draw" ? ` (${p.rem})` : ""}`;
-    c.appendChild(title);
-    if (onPick) c.addEventListener("click", () => onPick(p.ply));
-  }
-  const legend = document.createElement("p");
-  legend.className = "chart-legend";
   const first = t(`colour.${players[0]}`);
-  legend.innerHTML = "";
-  legend.append(t("chart.legend", { colour: first }) + " ");
-  for (const v of ["win", "draw", "loss"]) {
-    const s = document.createElement("span");
-    s.className = `chip v-${v}`;
-    s.textContent = t(`value.${v}`);
-    legend.append(s, " ");
+  el("rect", { x: pad.l, y: pad.t, width: W - pad.l - pad.r, height: half, class: "zone win" }, svg);
+  el("rect", { x: pad.l, y: mid, width: W - pad.l - pad.r, height: half, class: "zone loss" }, svg);
+  el("line", { x1: pad.l, x2: W - pad.r, y1: mid, y2: mid, class: "mid" }, svg);
+  // remoteness ticks: 0 at the edges, the largest next to the middle
+  for (const rem of [0, Math.round(top / 2)]) {
+    for (const v of ["win", "loss"]) {
+      el("text", { x: pad.l - 4, y: y(v, rem) + 3, class: "tick", "text-anchor": "end" }, svg).textContent = String(rem);
+    }
   }
-  host.appendChild(legend);
+  const right = { "text-anchor": "end" };
+  el("text", { x: W - pad.r - 3, y: pad.t + 13, class: "zone-label win", ...right }, svg).textContent = t("chart.wins", { colour: first });
+  el("text", { x: W - pad.r - 3, y: H - pad.b - 4, class: "zone-label loss", ...right }, svg).textContent = t("chart.loses", { colour: first });
+  el("text", { x: W - pad.r - 3, y: mid - 3, class: "zone-label draw", ...right }, svg).textContent = t("chart.draw");
+  // axis titles
+  el("text", { x: (pad.l + W - pad.r) / 2, y: H - 4, class: "axis-title", "text-anchor": "middle" }, svg).textContent = t("chart.x");
+  el("text", { x: 12, y: mid, class: "axis-title", "text-anchor": "middle", transform: `rotate(-90 12 ${mid})` }, svg).textContent = t("chart.y");
+  for (const ply of [0, maxPly]) {
+    el("text", { x: x(ply), y: H - pad.b + 12, class: "tick", "text-anchor": "middle" }, svg).textContent = String(ply);
+  }
+  const known = points.filter((p) => p.v);
+  if (known.length) {
+    const d = known.map((p, i) => `${i ? "L" : "M"}${x(p.ply).toFixed(1)},${y(p.v, p.rem).toFixed(1)}`).join(" ");
+    el("path", { d, class: "line" }, svg);
+  }
+  for (const p of points) {
+    const c = el("circle", { cx: x(p.ply), cy: y(p.v, p.rem), r: 5, class: `pt v-${p.v || "none"}`, "data-ply": p.ply, tabindex: 0 }, svg);
+    const title = document.createElementNS(NS, "title");
+    const val = p.v ? t(`value.${p.v}`) : "?";
+    title.textContent = `${t("chart.ply")} ${p.ply}: ${val}${p.v && p.v !== "draw" ? ` (${p.rem})` : ""}`;
+    c.appendChild(title);
+    c.addEventListener("pointerenter", () => handlers.onPreview?.(p.ply));
+    c.addEventListener("focus", () => handlers.onPreview?.(p.ply));
+    c.addEventListener("pointerleave", () => handlers.onPreview?.(null));
+    c.addEventListener("blur", () => handlers.onPreview?.(null));
+    c.addEventListener("click", () => handlers.onPick?.(p.ply));
+  }
 }

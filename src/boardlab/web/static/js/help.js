@@ -1,3 +1,4 @@
+// @ts-check
 // The rules and help page in English and Japanese.
 
 const en = `
@@ -33,14 +34,17 @@ a square board and tries to be the first to get all of them off the far side.</p
   quickly (double-click or double-tap), or the arrow beyond the edge, to drive it off the board.</li>
   <li>Keyboard: focus the board with Tab, move with the arrow keys, Enter or Space to pick up and
   put down, Enter again on the picked-up car (or X) to leave the board, Escape to drop it.</li>
-  <li>In the setup choose the board size and, for each colour, a human or a computer level
-  (1 is gentle, 4 plays perfectly where tables exist). Tick <em>alternate colours</em> to switch
-  sides every game: the fair way to play a series.</li>
-  <li>Make both sides computers to watch. Pick a speed — 3 s or 0.3 s per move, or instant — and
-  <em>Watch 100 games</em> for a long run with a running score. You can change the speed or stop at any
-  time.</li>
-  <li>Games played one after another with the same settings share one record; changing the
-  settings or reloading the page starts a new one.</li>
+  <li><em>New game</em> chooses the game, variant and board size and, for each colour, a human or a
+  computer level (1 is gentle; 4 plays perfectly where its table is ready and by search elsewhere).
+  Tick <em>alternate colours</em> to switch sides every game: the fair way to play a series.</li>
+  <li>During a game: <em>Undo</em>, <em>Redo</em>, <em>Resign</em> and <em>Swap sides</em> (you take
+  the computer's colour).</li>
+  <li><em>Watch</em> lets the computers play each other. Pick a speed — 3 s or 0.3 s per move, or
+  instant — or <em>Watch 100 games</em> for a long run with a running score; <em>Pause</em> stops
+  and continues.</li>
+  <li>The record counts every game played to its end on this page (a resignation too), per
+  settings, and is kept in this browser; <em>Reset</em> clears it. A game opened from a link or a
+  file is never counted.</li>
   <li><em>Analysis</em> colours every legal move: green wins, amber draws, red loses, with the number of
   plies to the end under best play. The chart shows how the value moved during the game; click a point
   to go back to it.</li>
@@ -100,11 +104,13 @@ const ja = `
   (ダブルクリック/ダブルタップ)か、盤の外の矢印を押すと盤外へ出します。</li>
   <li>キーボード: Tab で盤を選び、矢印キーで移動、Enter かスペースで車を持ち上げて置きます。
   持ち上げた車の上でもう一度 Enter(または X)で盤外へ、Esc で取り消しです。</li>
-  <li>設定で盤の大きさと、色ごとに人間かコンピュータのレベル(1はやさしく、4はデータベースがあれば完全)を
-  選びます。「先後を交代」を選ぶと対局ごとに色が入れ替わり、連続対局を公平に行えます。</li>
-  <li>両方をコンピュータにすると観戦できます。1手3秒・0.3秒・瞬時から速さを選び、「100局観戦」で
-  成績を数えながら連続対局します。速さの変更や停止はいつでもできます。</li>
-  <li>同じ設定で続けた対局は一つの成績にまとまります。設定を変えるかページを再読み込みすると新しくなります。</li>
+  <li>「新しい対局」でゲーム・ルール・盤の大きさと、色ごとに人間かコンピュータのレベル(1はやさしく、
+  4はデータベースがあれば完全、なければ探索)を選びます。「先後を交代」を選ぶと対局ごとに色が入れ替わります。</li>
+  <li>対局中は「待った」「進める」「投了」「先後入れ替え」が使えます。</li>
+  <li>「観戦」でコンピュータ同士が対局します。1手3秒・0.3秒・瞬時から速さを選ぶか、「100局観戦」で
+  成績を数えながら連続対局します。「一時停止」で止めて再開できます。</li>
+  <li>成績は、このページで終局まで指した対局(投了を含む)を設定ごとに数え、このブラウザに保存します。
+  「リセット」で消せます。リンクやファイルから開いた対局は数えません。</li>
   <li>「解析」を入れると、すべての合法手が色分けされます。緑は勝ち、黄は引き分け、赤は負けで、数字は最善手順で
   終局までの手数です。グラフは対局中の評価の移り変わりで、点を押すとその局面に戻ります。</li>
   <li>待った・進める・棋譜一覧・棋譜の書き出しと読み込み・「リンクをコピー」(対局全体を含みます)で
@@ -133,8 +139,19 @@ David desJardins による 4×4・5×5 の解析(rec.games.abstract, 1996)。</p
 `;
 
 // Japanese has no spaces between words: join the source lines of a paragraph without one.
-const jaJoined = ja.replace(/\n(?!\s*<)/g, "");
-
-export function helpHtml(lang) {
-  return lang === "ja" ? jaJoined : en;
+/**
+ * The help in a language. Japanese has no spaces between words, so the line breaks of the
+ * source (which HTML would show as spaces) are removed there.
+ * @param {string} lang
+ * @param {string} [game] the game on the board: its rules come first
+ * @returns {string}
+ */
+export function helpHtml(lang, game = "dodgem") {
+  const html = lang === "ja" ? ja.replace(/\s*\n\s*/g, "") : en;
+  if (game !== "dotdash") return html;
+  // Dot Dash's rules first when Dot Dash is on the board; Dodgem's and the references follow
+  const start = html.indexOf(lang === "ja" ? "<h2>ドットダッシュ</h2>" : "<h2>Dot Dash</h2>");
+  const end = html.indexOf('<p class="small">');
+  if (start < 0 || end < start) return html;
+  return html.slice(start, end) + html.slice(0, start) + html.slice(end);
 }

@@ -1,11 +1,46 @@
+// @ts-check
 // English and Japanese texts. `t(key, vars)` fills {placeholders}; elements with
 // data-i18n="key" get their text from here. The choice is remembered in localStorage.
 
 const STORE = "boardlab.lang";
 
 const en = {
+  "setup.title": "New game",
+  "setup.watch": "Watch",
+  "setup.close": "Close",
+  "setup.sides": "Who plays",
+  "ctl.resign": "Resign",
+  "ctl.sound": "Sound",
+  "record.reset": "Reset",
+  "record.note": "Games finished on this page with these settings (kept in this browser).",
+  "unit.move.one": "{n} move",
+  "unit.move.other": "{n} moves",
+  "unit.ply.one": "{n} ply",
+  "unit.ply.other": "{n} plies",
+  "level4.perfect": "Level 4 plays perfectly here (its table is ready).",
+  "level4.search": "Level 4 plays by search on this board: its table is not built yet.",
+  "level4.searchOnly": "Level 4 plays by search: {game} has no tables.",
+  "level4.building": "Level 4 plays by search until its table is built.",
+  "level4.offer": "Build the table (about {s} s)",
+  "level4.tag.perfect": "perfect",
+  "level4.tag.search": "search",
+  "table.solving": "Solving: {pct}%",
+  "table.writing": "Writing the table: {pct}%",
+  "table.opening": "Opening the table…",
+  "table.counting": "Solved: counting the positions…",
+  "table.ready": "The table is ready: level 4 now plays perfectly.",
+  "table.estimate": "This takes about {s} s and up to 1.5 GiB of memory.",
+  "chart.x": "move (ply)",
+  "chart.y": "distance to the end",
+  "chart.wins": "{colour} wins",
+  "chart.loses": "{colour} loses",
+  "chart.draw": "draw",
+  "chart.preview": "Position before ply {n}: tap the point to go there",
+  "analysis.overWon": "The game is over: {colour} won.",
+  "analysis.overDraw": "The game is over: a draw.",
+  "status.preview": "Showing the position after {plies}",
+  "status.previewStart": "Showing the start position",
   "help.open": "Rules & help",
-  "setup.title": "Game setup",
   "setup.game": "Game",
   "setup.variant": "Variant",
   "setup.size": "Board size",
@@ -38,8 +73,8 @@ const en = {
   "analysis.unavailable": "Perfect-play analysis is not available: {reason}",
   "analysis.over": "The game is over.",
   "analysis.posDraw": "{colour} to move: a draw with best play.",
-  "analysis.pos.win": "{colour} to move wins in {plies} plies with best play.",
-  "analysis.pos.loss": "{colour} to move loses in {plies} plies with best play.",
+  "analysis.pos.win": "{colour} to move wins in {plies} with best play.",
+  "analysis.pos.loss": "{colour} to move loses in {plies} with best play.",
   "analysis.play": "Play this move",
   "moves.title": "Moves",
   "moves.export": "Export",
@@ -66,6 +101,7 @@ const en = {
   "who.player2": "Player 2",
   "who.level": "Computer level {n}",
   "who.random": "Computer (random)",
+  "who.levelShort": "Level {n}",
   "game.dodgem": "Dodgem",
   "game.dotdash": "Dot Dash",
   "variant.classic": "Classic",
@@ -84,11 +120,12 @@ const en = {
   "reason.blocked": "the side to move had no legal move",
   "reason.repetition": "the same position occurred three times",
   "reason.resignation": "resignation",
+  "moves.resigned": "{colour} resigned",
   "reason.fives": "more five-in-a-rows",
   "reason.move-limit": "move limit reached",
-  "notice.computer": "{who} ({colour}) has a forced win in {moves} moves ({plies} plies).",
-  "notice.forced": "{colour} to move has a forced win in {moves} moves ({plies} plies).",
-  "notice.forcedOther": "{colour} has a forced win in {moves} moves ({plies} plies), whatever the side to move plays.",
+  "notice.computer": "{who} ({colour}) has a forced win in {moves} ({plies}).",
+  "notice.forced": "{colour} to move has a forced win in {moves} ({plies}).",
+  "notice.forcedOther": "{colour} has a forced win in {moves} ({plies}), whatever {other} plays.",
   "value.win": "win",
   "value.loss": "loss",
   "value.draw": "draw",
@@ -111,7 +148,7 @@ const en = {
   "illegal.notOnEdge": "Only a car on {edge} can leave the board; {sq} is not there yet.",
   "illegal.over": "The game is over: start a new game or undo.",
   "illegal.wait": "Please wait: it is the computer's turn.",
-  "illegal.computerTurn": "It is the computer's turn: press Continue.",
+  "illegal.computerTurn": "It is the computer's turn: press Continue or Swap sides.",
   "illegal.loading": "The board is loading.",
   "table.building": "Building the table…",
   "table.unavailable": "No table is available for this game.",
@@ -145,8 +182,42 @@ const en = {
 };
 
 const ja = {
+  "setup.title": "新しい対局",
+  "setup.watch": "観戦",
+  "setup.close": "閉じる",
+  "setup.sides": "対局者",
+  "ctl.resign": "投了",
+  "ctl.sound": "音",
+  "record.reset": "リセット",
+  "record.note": "この設定でこのページで終局した対局(このブラウザに保存)。",
+  "unit.move.one": "{n}手",
+  "unit.move.other": "{n}手",
+  "unit.ply.one": "{n}手",
+  "unit.ply.other": "{n}手",
+  "level4.perfect": "この盤のデータベースがあるので、レベル4は完全にプレイします。",
+  "level4.search": "この盤のデータベースはまだないので、レベル4は探索でプレイします。",
+  "level4.searchOnly": "{game}にはデータベースがないので、レベル4は探索でプレイします。",
+  "level4.building": "データベースができるまで、レベル4は探索でプレイします。",
+  "level4.offer": "データベースを作成(約{s}秒)",
+  "level4.tag.perfect": "完全",
+  "level4.tag.search": "探索",
+  "table.solving": "解析中: {pct}%",
+  "table.writing": "データベースを書き込み中: {pct}%",
+  "table.opening": "データベースを開いています…",
+  "table.counting": "解析完了: 局面を数えています…",
+  "table.ready": "データベースができました。レベル4は完全にプレイします。",
+  "table.estimate": "約{s}秒かかり、最大1.5 GiBのメモリを使います。",
+  "chart.x": "手数",
+  "chart.y": "終局までの手数",
+  "chart.wins": "{colour}の勝ち",
+  "chart.loses": "{colour}の負け",
+  "chart.draw": "引き分け",
+  "chart.preview": "{n}手目の前の局面: 点を押すとその局面へ",
+  "analysis.overWon": "対局は終了しました: {colour}の勝ち。",
+  "analysis.overDraw": "対局は終了しました: 引き分け。",
+  "status.preview": "{plies}目の局面を表示中",
+  "status.previewStart": "開始局面を表示中",
   "help.open": "ルールと操作",
-  "setup.title": "対局の設定",
   "setup.game": "ゲーム",
   "setup.variant": "ルール",
   "setup.size": "盤の大きさ",
@@ -163,7 +234,7 @@ const ja = {
   "ctl.redo": "進める",
   "ctl.restart": "初めから",
   "ctl.swap": "先後入れ替え",
-  "ctl.new": "次の対局",
+  "ctl.new": "新しい対局",
   "ctl.pause": "一時停止",
   "ctl.continue": "再開",
   "record.title": "成績",
@@ -179,8 +250,8 @@ const ja = {
   "analysis.unavailable": "完全解析は利用できません: {reason}",
   "analysis.over": "対局は終了しました。",
   "analysis.posDraw": "{colour}の手番: 最善を尽くせば引き分けです。",
-  "analysis.pos.win": "{colour}の手番: 最善手順で{plies}手後に勝ちです。",
-  "analysis.pos.loss": "{colour}の手番: 最善手順で{plies}手後に負けです。",
+  "analysis.pos.win": "{colour}の手番: 最善手順で{plies}後に勝ちです。",
+  "analysis.pos.loss": "{colour}の手番: 最善手順で{plies}後に負けです。",
   "analysis.play": "この手を指す",
   "moves.title": "棋譜",
   "moves.export": "書き出し",
@@ -205,8 +276,9 @@ const ja = {
   "who.human": "人間",
   "who.player1": "プレイヤー1",
   "who.player2": "プレイヤー2",
-  "who.level": "コンピュータ レベル{n}",
+  "who.level": "コンピュータ レベル{n}",
   "who.random": "コンピュータ(ランダム)",
+  "who.levelShort": "レベル{n}",
   "game.dodgem": "ドッジェム",
   "game.dotdash": "ドットダッシュ",
   "variant.classic": "標準",
@@ -225,11 +297,12 @@ const ja = {
   "reason.blocked": "手番の側に合法手がありませんでした",
   "reason.repetition": "同一局面が3回現れました",
   "reason.resignation": "投了",
+  "moves.resigned": "{colour}の投了",
   "reason.fives": "五目の数で決着",
   "reason.move-limit": "手数の上限に達しました",
-  "notice.computer": "{who}({colour})は{plies}手で勝ちを読み切りました(自分の手{moves}回)。",
-  "notice.forced": "手番の{colour}に{plies}手の必勝手順があります(自分の手{moves}回)。",
-  "notice.forcedOther": "相手がどう指しても{colour}が{plies}手で勝ちます(自分の手{moves}回)。",
+  "notice.computer": "{who}({colour})は{plies}で勝ちを読み切りました。",
+  "notice.forced": "手番の{colour}に{plies}の必勝手順があります。",
+  "notice.forcedOther": "{other}がどう指しても{colour}が{plies}で勝ちます。",
   "value.win": "勝ち",
   "value.loss": "負け",
   "value.draw": "引き分け",
@@ -285,43 +358,71 @@ const ja = {
   "error.link": "リンクを読み込めませんでした: {msg}",
 };
 
+/** @type {Record<string, Record<string, string>>} */
 export const TEXTS = { en, ja };
 let lang = detect();
+/** @type {((lang: string) => void)[]} */
 const listeners = [];
 
+/** The browser's storage, or null (outside a browser, as in unit tests). */
+function storage() {
+  return typeof localStorage === "undefined" ? null : localStorage;
+}
+
 function detect() {
-  const saved = localStorage.getItem(STORE);
+  const saved = storage()?.getItem(STORE);
   if (saved === "en" || saved === "ja") return saved;
-  return (navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en";
+  return (typeof navigator === "undefined" ? "en" : navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en";
 }
 
 export function getLang() {
   return lang;
 }
 
-/** The text for `key` in the current language with {placeholders} filled. */
+/**
+ * The text for `key` in the current language with {placeholders} filled.
+ * @param {string} key
+ * @param {Record<string, string | number>} [vars]
+ * @param {string} [fallback]
+ * @returns {string}
+ */
 export function t(key, vars = {}, fallback = undefined) {
-  let s = TEXTS[lang][key] ?? en[key] ?? fallback ?? key;
+  let s = TEXTS[lang][key] ?? TEXTS.en[key] ?? fallback ?? key;
   for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
   return s;
 }
 
 /** Fill every element marked data-i18n / data-i18n-title. */
 export function applyI18n(root = document) {
+  if (typeof document === "undefined") return;
   document.documentElement.lang = lang;
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
-  for (const b of root.querySelectorAll("[data-lang]")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(/** @type {HTMLElement} */ (node).dataset.i18n || "");
+  for (const node of root.querySelectorAll("[data-i18n-title]")) {
+    const el = /** @type {HTMLElement} */ (node);
+    el.title = t(el.dataset.i18nTitle || "");
+  }
+  for (const b of root.querySelectorAll("[data-lang]")) b.setAttribute("aria-pressed", String(/** @type {HTMLElement} */ (b).dataset.lang === lang));
 }
 
+/** Switch the language ("en" or "ja") and tell the listeners. @param {string} next */
 export function setLang(next) {
   if (next !== "en" && next !== "ja") return;
   lang = next;
-  localStorage.setItem(STORE, lang);
+  storage()?.setItem(STORE, lang);
   applyI18n();
   for (const f of listeners) f(lang);
 }
 
+/** Call `f` after every language switch. @param {(lang: string) => void} f */
 export function onLangChange(f) {
   listeners.push(f);
+}
+
+/**
+ * "1 move", "2 moves" (`unit` is "move" or "ply"), in the current language.
+ * @param {"move" | "ply"} unit
+ * @param {number} n
+ */
+export function count(unit, n) {
+  return t(`unit.${unit}.${n === 1 ? "one" : "other"}`, { n });
 }

@@ -1,63 +1,69 @@
+// @ts-check
 // Dodgem board: SVG, mouse, touch and keyboard. The renderer knows the geometry of the
 // variant so it can explain an illegal attempt; the server's legal move list is the truth.
 
 import { t } from "../i18n.js";
+import { moveEnds, parsePosition as readPosition, parseSquare, squareName } from "../position.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const FILES = "abcdefgh";
+const FILES = "abcdefghijklmnopqrs";
 const CELL = 100;
 const STRIP = 52;
 const LABEL = 30;
 const DOUBLE_MS = 450;
+/** @type {Record<string, string>} */
 export const COLOURS = { blue: "#2f6fdf", red: "#e0483e", green: "#1f9d63" };
+/** @type {Record<string, number>} */
 const ANGLE = { east: 0, north: -90, south: 90, west: 180 };
+/** @type {Record<string, string>} */
 const DIRS = { "1,0": "east", "-1,0": "west", "0,1": "north", "0,-1": "south" };
 
-/** Forward and sideways steps and the exit edge of both players in a variant. */
-export function geometry(variant) {
-  if (variant === "piecepack") {
-    return [
-      { steps: [[0, 1], [-1, 0], [1, 0]], exit: "north" },
-      { steps: [[0, -1], [-1, 0], [1, 0]], exit: "south" },
-    ];
-  }
-  return [
-    { steps: [[1, 0], [0, 1], [0, -1]], exit: "east" },
-    { steps: [[0, 1], [-1, 0], [1, 0]], exit: "north" },
-  ];
+/**
+ * What a board draws: the server's state and how the page sees it now.
+ * @typedef {object} BoardView
+ * @property {any} state the server's state (StateOut), with `facts`
+ * @property {boolean} [preview] an earlier position shown from the chart
+ * @property {string | null} lastMove
+ * @property {number} lastMover
+ * @property {Map<string, {move: string, value: string, remoteness: number | null}> | null} evals
+ * @property {boolean} interactive
+ * @property {string | null} [pie]
+ *
+ * @typedef {object} BoardHandlers
+ * @property {(move: string) => void} onMove
+ * @property {(text: string | null) => void} onIllegal
+ * @property {() => string | null} canAct
+ *
+ * @typedef {{n: number, top: number, right: number, bottom: number, left: number, south: boolean, w: number, h: number}} Layout
+ */
+
+export { squareName };
+
+/** Whether moves should glide (off when the user prefers reduced motion). */
+export function motionOK() {
+  return !(typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
-export const squareName = (f, r) => `${FILES[f]}${r + 1}`;
-const parseSquare = (s) => [FILES.indexOf(s[0]), Number(s.slice(1)) - 1];
-
-/** Cars by square ('a2' -> 0 or 1) and the side to move, from canonical position text. */
-export function parsePosition(text, players) {
-  const letters = players.map((p) => p[0].toUpperCase());
-  const [board, side] = text.trim().split(/\s+/);
-  const ranks = board.split("/");
-  const n = ranks.length;
-  const cars = new Map();
-  ranks.forEach((row, i) => {
-    const rank = n - 1 - i;
-    let file = 0;
-    for (const tok of row.match(/\d+|./g) || []) {
-      if (/\d/.test(tok)) file += Number(tok);
-      else {
-        cars.set(squareName(file, rank), letters.indexOf(tok.toUpperCase()));
-        file += 1;
-      }
-    }
-  });
-  return { n, cars, toMove: letters.indexOf(side.toUpperCase()) };
+/**
+ * Steps and exit edge of both players, from the facts the server sends with the state.
+ * @param {{steps: number[][][], exits: string[]}} facts
+ */
+function geometryOf(facts) {
+  return facts.steps.map((steps, p) => ({ steps, exit: facts.exits[p] }));
 }
 
+/**
+ * @param {string} name @param {Record<string, string | number>} [attrs] @param {Element | null} [parent]
+ * @returns {SVGElement}
+ */
 function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  const node = /** @type {SVGElement} */ (document.createElementNS(NS, name));
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   if (parent) parent.appendChild(node);
   return node;
 }
 
+/** @param {Element} parent @param {string} colour @param {number} player @param {number} angle */
 function carShape(parent, colour, player, angle) {
   const g = el("g", { class: `car car-${player}`, transform: `rotate(${angle})` }, parent);
   el("ellipse", { cx: 3, cy: 6, rx: 38, ry: 30, class: "car-shadow" }, g);
@@ -76,20 +82,60 @@ function carShape(parent, colour, player, angle) {
  * `handlers.onIllegal(text)` with an explanation, `handlers.canAct()` returns null when the
  * user may move or an explanation why not.
  */
+/** @param {HTMLElement} host @param {BoardHandlers} handlers */
 export function createDodgemBoard(host, handlers) {
   const svg = el("svg", { class: "board-svg", role: "grid", tabindex: "0" });
   host.replaceChildren(svg);
-  let view = null;
-  let pos = null;
+  /** @type {BoardView} set by the first update, before anything is drawn */
+  let view = /** @type {any} */ (null);
+  /** @type {{n: number, cars: Map<string, number>, toMove: number}} */
+  let pos = /** @type {any} */ (null);
+  /** @type {string | null} */
   let selected = null;
+  /** @type {string | null} */
   let cursor = null;
+  /** @type {{sq: string | null, time: number}} */
   let lastClick = { sq: null, time: 0 };
   let keyboardUsed = false;
+  /** @type {string | null} the position drawn last, to animate the move that follows it */
+  let prevPosition = null;
+
+  /** Glide the car of `move` from its square (short; the next draw simply replaces it). */
+  /** @param {string | null} move */
+  function animate(move) {
+    const ends = moveEnds(move);
+    if (!ends || !motionOK()) return;
+    const L = layout();
+    const [sf, sr] = parseSquare(ends.from);
+    const [sx, sy] = xy(sf, sr, L);
+    const mover = view.lastMover;
+    const angle = ANGLE[geo()[mover].exit];
+    if (ends.off) {
+      const [ex, ey] = exitPlace(sf, sr, mover, L);
+      const ghost = el("g", { transform: `translate(${sx + CELL / 2},${sy + CELL / 2})`, class: "car-wrap ghost" }, svg);
+      const inner = el("g", {}, ghost);
+      carShape(inner, COLOURS[view.state.players[mover]], mover, angle);
+      inner.animate(
+        [{ transform: "translate(0px, 0px)", opacity: 1 }, { transform: `translate(${ex - sx - CELL / 2}px, ${ey - sy - CELL / 2}px)`, opacity: 0 }],
+        { duration: 280, easing: "ease-in", fill: "forwards" },
+      );
+      return;
+    }
+    const car = svg.querySelector(`[data-car="${ends.to}"] > g`);
+    if (!car) return;
+    const [tf, tr] = parseSquare(/** @type {string} */ (ends.to));
+    const [tx, ty] = xy(tf, tr, L);
+    car.animate(
+      [{ transform: `translate(${sx - tx}px, ${sy - ty}px) rotate(${angle}deg)` }, { transform: `translate(0px, 0px) rotate(${angle}deg)` }],
+      { duration: 180, easing: "ease-out" },
+    );
+  }
 
   const legal = () => new Set(view && view.interactive ? view.state.legal_moves : []);
-  const geo = () => geometry(view.state.variant);
-  const playerName = (p) => t(`colour.${view.state.players[p]}`);
+  const geo = () => geometryOf(view.state.facts);
+  const playerName = (/** @type {number} */ p) => t(`colour.${view.state.players[p]}`);
 
+  /** @returns {Layout} */
   function layout() {
     const n = pos.n;
     const exits = new Set(geo().map((g) => g.exit));
@@ -101,16 +147,19 @@ export function createDodgemBoard(host, handlers) {
     return { n, top, right, bottom, left, south, w: left + n * CELL + right, h: top + n * CELL + bottom };
   }
 
+  /** @param {number} f @param {number} r @param {Layout} L @returns {[number, number]} */
   function xy(f, r, L) {
     return [L.left + f * CELL, L.top + (L.n - 1 - r) * CELL];
   }
 
+  /** @param {number} player */
   function explainStep(player) {
-    const g = geometry(view.state.variant)[player];
+    const g = geo()[player];
     const words = g.steps.map((s) => t(`dir.${DIRS[s.join(",")]}`));
     return t("illegal.step", { colour: playerName(player), fwd: words[0], a: words[1], b: words[2] });
   }
 
+  /** @param {number} f @param {number} r @param {number} player @param {Layout} L @returns {[number, number]} */
   function exitPlace(f, r, player, L) {
     const edge = geo()[player].exit;
     const [x, y] = xy(f, r, L);
@@ -187,11 +236,20 @@ export function createDodgemBoard(host, handlers) {
       const rt = el("text", { x: L.left - 17, y: y + CELL / 2 + 6, class: "coord" }, svg);
       rt.textContent = String(i + 1);
     }
-    if (last && last.endsWith("-off")) {
-      const [sf, sr] = parseSquare(last.split("-")[0]);
-      const mover = 1 - pos.toMove;
-      const [ex, ey] = exitPlace(sf, sr, mover, L);
-      el("circle", { cx: ex, cy: ey, r: 18, class: "last-exit" }, svg);
+    const ends = moveEnds(last);
+    if (ends) {
+      const [sf, sr] = parseSquare(ends.from);
+      const [sx, sy] = xy(sf, sr, L);
+      let tx, ty;
+      if (ends.off) {
+        [tx, ty] = exitPlace(sf, sr, view.lastMover, L);
+        el("circle", { cx: tx, cy: ty, r: 16, class: "last-exit" }, svg);
+      } else {
+        const [tf, tr] = parseSquare(/** @type {string} */ (ends.to));
+        const [bx, by] = xy(tf, tr, L);
+        [tx, ty] = [bx + CELL / 2, by + CELL / 2];
+      }
+      el("line", { x1: sx + CELL / 2, y1: sy + CELL / 2, x2: tx, y2: ty, class: `last-trace${ends.off ? " off" : ""}` }, svg);
     }
 
     const moves = legal();
@@ -230,8 +288,17 @@ export function createDodgemBoard(host, handlers) {
           el("circle", { cx, cy, r: ev ? 22 : 15, class: cls, "pointer-events": "none" }, svg);
         }
         if (ev && ev.remoteness !== null && ev.remoteness !== undefined) {
-          const txt = el("text", { x: cx, y: cy + 6, class: "rem", "pointer-events": "none" }, svg);
-          txt.textContent = String(ev.remoteness);
+          if (b === "off") {
+            // beside the arrow, never on it
+            // beside the marker along its strip, so it stays inside the board's frame
+            const along = geo()[pos.toMove].exit === "east" ? [0, -34] : [34, 0];
+            const [bx, by] = [cx + along[0], cy + along[1]];
+            const g = el("g", { class: "rem-badge", "pointer-events": "none" }, svg);
+            el("circle", { cx: bx, cy: by, r: 13, class: `rem-bg v-${ev.value}` }, g);
+            el("text", { x: bx, y: by + 5, class: "rem tiny" }, g).textContent = String(ev.remoteness);
+          } else {
+            el("text", { x: cx, y: cy + 7, class: "rem", "pointer-events": "none" }, svg).textContent = String(ev.remoteness);
+          }
         }
       }
     }
@@ -249,8 +316,10 @@ export function createDodgemBoard(host, handlers) {
     el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8, class: "cursor" }, svg);
   }
 
+  /** @param {string} sq @param {Map<string, {value: string}>} evals @returns {string | null} */
   function bestFor(sq, evals) {
     let best = null;
+    /** @type {Record<string, number>} */
     const rank = { win: 3, draw: 2, loss: 1 };
     for (const [m, ev] of evals) {
       if (!m.startsWith(`${sq}-`)) continue;
@@ -259,6 +328,7 @@ export function createDodgemBoard(host, handlers) {
     return best;
   }
 
+  /** @param {string} sq */
   function tryExit(sq) {
     const p = pos.cars.get(sq);
     const move = `${sq}-off`;
@@ -267,10 +337,11 @@ export function createDodgemBoard(host, handlers) {
       handlers.onMove(move);
       return;
     }
-    const edge = t(`edge.${geo()[p].exit}`);
-    handlers.onIllegal(t("illegal.notOnEdge", { sq, colour: playerName(p), edge }));
+    const edge = t(`edge.${geo()[p ?? pos.toMove].exit}`);
+    handlers.onIllegal(t("illegal.notOnEdge", { sq, colour: playerName(p ?? pos.toMove), edge }));
   }
 
+  /** @param {string} sq @param {boolean} viaKeyboard */
   function activate(sq, viaKeyboard) {
     if (!view) return;
     const blocked = handlers.canAct();
@@ -318,15 +389,16 @@ export function createDodgemBoard(host, handlers) {
   }
 
   svg.addEventListener("click", (ev) => {
-    const target = ev.target.closest("[data-sq],[data-exit]");
+    const target = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest("[data-sq],[data-exit]"));
     if (!target || !view) return;
     svg.focus({ preventScroll: true });
     if (target.dataset.exit) {
       tryExit(target.dataset.exit);
       return;
     }
-    cursor = target.dataset.sq;
-    activate(target.dataset.sq, false);
+    const sq = target.dataset.sq || "a1";
+    cursor = sq;
+    activate(sq, false);
   });
   svg.addEventListener("focus", () => {
     if (!cursor && pos) cursor = selected || [...pos.cars.entries()].find(([, p]) => p === pos.toMove)?.[0] || "a1";
@@ -341,6 +413,7 @@ export function createDodgemBoard(host, handlers) {
     keyboardUsed = true;
     const n = pos.n;
     let [f, r] = parseSquare(cursor || "a1");
+    /** @type {Record<string, number[]>} */
     const keys = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     if (keys[ev.key]) {
       f = Math.min(n - 1, Math.max(0, f + keys[ev.key][0]));
@@ -359,15 +432,21 @@ export function createDodgemBoard(host, handlers) {
   });
 
   return {
-    /** Redraw for a new state: {state, lastMove, evals (Map or null), interactive}. */
+    /** Redraw for a new state. @param {BoardView} next */
     update(next) {
       const samePos = view && view.state.position === next.state.position;
       view = next;
-      pos = parsePosition(next.state.position, next.state.players);
+      const read = readPosition(next.state.position, next.state.players);
+      pos = { n: read.n, cars: read.pieces, toMove: read.toMove };
       if (!samePos || !next.interactive) selected = null;
       if (!samePos) lastClick = { sq: null, time: 0 };
       if (selected && pos.cars.get(selected) !== pos.toMove) selected = null;
       draw();
+      const positions = next.state.positions || [];
+      if (prevPosition && !next.preview && positions.length >= 2 && positions[positions.length - 2] === prevPosition) {
+        animate(next.lastMove);
+      }
+      prevPosition = next.preview ? null : next.state.position;
     },
     redraw() {
       if (view) draw();

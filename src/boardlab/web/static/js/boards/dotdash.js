@@ -1,26 +1,45 @@
+// @ts-check
 // Dot Dash board: points with red and blue stones, five-in-a-rows drawn as lines, scores and
 // reserves, and the pie setup as a two-step dialogue (place three stones, then choose). Against
 // the computer the human first says who places: the computer then chooses or places through
 // the handlers `onPieChoose(setup)` and `onPiePlace()` (promises), which the app answers.
 
 import { getLang, t } from "../i18n.js";
+import { moveEnds } from "../position.js";
+import { motionOK } from "./dodgem.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLS = "ABCDEFGHIJKLMNOPQRS";
 const GAP = 60;
-const PAD = 62;
+const PAD = 50;
+/** @type {Record<string, string>} */
 const COLOURS = { red: "#e0483e", blue: "#2f6fdf" };
-const DIRS = [[1, 0], [0, 1], [1, 1], [1, -1]];
-const RESERVE = 60;
 
+/**
+ * The pie dialogue under way: stones placed so far ([point, "R" | "B"]), against whom, and
+ * whether the computer is answering.
+ * @typedef {{placed: [string, string][], vs: "humans" | "computer", busy: boolean}} Setup
+ * @typedef {import("./dodgem.js").BoardView} BoardView
+ * @typedef {import("./dodgem.js").BoardHandlers & {
+ *   onSetup: (setup: string, colour: number, chooser: "human" | null) => void,
+ *   onPieBegin: () => void, onPiePlace: () => Promise<string>, onPieChoose: (setup: string) => Promise<void>,
+ *   onError: (err: unknown) => void}} PieHandlers
+ */
+
+/** @param {number} c @param {number} r */
 export const pointName = (c, r) => `${COLS[c]}${r + 1}`;
+/** @param {string} s @returns {[number, number]} */
 const parsePoint = (s) => [COLS.indexOf(s[0].toUpperCase()), Number(s.slice(1)) - 1];
 
-/** Stones by point ('G7' -> 'R'|'B'), board size and side to move, from position text. */
+/**
+ * Stones by point ('G7' -> 'R'|'B'), board size and side to move, from position text.
+ * @param {string} text @returns {{n: number, stones: Map<string, string>, toMove: string}}
+ */
 export function parsePosition(text) {
   const [board, side] = text.trim().split(/\s+/);
   const rows = board.split("/");
   const n = rows.length;
+  /** @type {Map<string, string>} */
   const stones = new Map();
   rows.forEach((row, i) => {
     const r = n - 1 - i;
@@ -36,64 +55,74 @@ export function parsePosition(text) {
   return { n, stones, toMove: side.toLowerCase() === "r" ? "R" : "B" };
 }
 
-/** Maximal runs of five or more stones of one colour: [{colour, from:[c,r], to:[c,r], len}]. */
-export function fiveRuns(pos) {
-  const runs = [];
-  const at = (c, r) => (c >= 0 && r >= 0 && c < pos.n && r < pos.n ? pos.stones.get(pointName(c, r)) : undefined);
-  for (const [dc, dr] of DIRS) {
-    for (let c = 0; c < pos.n; c++) {
-      for (let r = 0; r < pos.n; r++) {
-        const colour = at(c, r);
-        if (!colour || at(c - dc, r - dr) === colour) continue;
-        let len = 1;
-        while (at(c + dc * len, r + dr * len) === colour) len += 1;
-        if (len >= 5) runs.push({ colour, from: [c, r], to: [c + dc * (len - 1), r + dr * (len - 1)], len });
-      }
-    }
-  }
-  return runs;
-}
+/** The element `sel` inside `root` (one that was just built there). @param {Element} root @param {string} sel */
+const part = (root, sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
 
-/** Five-in-a-rows a colour scores: floor((L-1)/4) per maximal run of length L >= 5. */
-export function fives(pos, colour) {
-  return fiveRuns(pos)
-    .filter((run) => run.colour === colour)
-    .reduce((sum, run) => sum + Math.floor((run.len - 1) / 4), 0);
-}
-
+/**
+ * @param {string} name @param {Record<string, string | number>} [attrs] @param {Element | null} [parent]
+ * @returns {SVGElement}
+ */
 function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  const node = /** @type {SVGElement} */ (document.createElementNS(NS, name));
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   if (parent) parent.appendChild(node);
   return node;
 }
 
+/** @param {HTMLElement} host @param {PieHandlers} handlers */
 export function createDotDashBoard(host, handlers) {
   const info = document.createElement("div");
   info.className = "dd-info";
   const svg = el("svg", { class: "board-svg dd", role: "grid", tabindex: "0" });
   host.replaceChildren(info, svg);
-  let view = null;
-  let pos = null;
+  /** @type {BoardView} set by the first update, before anything is drawn */
+  let view = /** @type {any} */ (null);
+  /** @type {{n: number, stones: Map<string, string>, toMove: string}} */
+  let pos = /** @type {any} */ (null);
+  /** @type {string | null} */
   let selected = null;
-  let setup = null; // pie dialogue: {placed: [[point, colour]], vs: "humans"|"computer", busy}
+  /** @type {Setup | null} */
+  let setup = null;
+  /** @type {string | null} */
+  let prevPosition = null;
+
+  /** Slide the stone of `move` from its start; the dropped stones fade in behind it. */
+  /** @param {string | null} move */
+  function animate(move) {
+    const ends = moveEnds(move);
+    if (!ends || !ends.to || !motionOK()) return;
+    const [c0, r0] = parsePoint(ends.from);
+    const [c1, r1] = parsePoint(ends.to);
+    const [x0, y0] = xy(c0, r0);
+    const [x1, y1] = xy(c1, r1);
+    const stone = svg.querySelector(`[data-stone="${ends.to.toUpperCase()}"]`);
+    if (stone) stone.animate([{ transform: `translate(${x0 - x1}px, ${y0 - y1}px)` }, { transform: "translate(0px, 0px)" }], { duration: 220, easing: "ease-out" });
+    const dc = Math.sign(c1 - c0);
+    const dr = Math.sign(r1 - r0);
+    for (const k of [1, 2]) {
+      const drop = svg.querySelector(`[data-stone="${pointName(c1 - dc * k, r1 - dr * k)}"]`);
+      if (drop) drop.animate([{ opacity: 0 }, { opacity: 0 }, { opacity: 1 }], { duration: 320 });
+    }
+  }
 
   const legal = () => new Set(view && view.interactive && !setup ? view.state.legal_moves : []);
-  const colourOf = (letter) => (letter === "R" ? "red" : "blue");
+  const colourOf = (/** @type {string} */ letter) => (letter === "R" ? "red" : "blue");
+  /** @param {number} c @param {number} r @returns {[number, number]} */
   const xy = (c, r) => [PAD + c * GAP, PAD + (pos.n - 1 - r) * GAP];
 
   function drawInfo() {
     info.replaceChildren();
     for (const letter of ["R", "B"]) {
-      const on = [...pos.stones.values()].filter((s) => s === letter).length;
       const box = document.createElement("div");
       box.className = `dd-side c-${colourOf(letter)}${pos.toMove === letter ? " to-move" : ""}`;
       box.innerHTML = '<span class="stone"></span><span class="name"></span><span class="score"></span><span class="reserve"></span>';
-      box.querySelector(".name").textContent = t(`colour.${colourOf(letter)}`);
-      box.querySelector(".score").textContent = t("dd.fives", { n: fives(pos, letter) });
-      const limit = Number(view.state.options?.reserve ?? RESERVE);
-      box.querySelector(".reserve").textContent =
-        limit > 0 ? t("dd.reserve", { n: Math.max(0, limit - on) }) : t("dd.unlimited");
+      part(box, ".name").textContent = t(`colour.${colourOf(letter)}`);
+      const idx = letter === "R" ? 0 : 1;
+      const facts = view.state.facts || {};
+      part(box, ".score").textContent = t("dd.fives", { n: facts.fives ? facts.fives[idx] : 0 });
+      const left = facts.reserves ? facts.reserves[idx] : null;
+      part(box, ".reserve").textContent =
+        left === null || left === undefined ? t("dd.unlimited") : t("dd.reserve", { n: Math.max(0, left) });
       info.appendChild(box);
     }
     if (view.pie && !setup) {
@@ -120,22 +149,24 @@ export function createDotDashBoard(host, handlers) {
       const [cx, cy0] = xy(i, 0);
       const [, cy1] = xy(i, n - 1);
       el("line", { x1: cx, y1: cy0, x2: cx, y2: cy1, class: "dd-grid" }, svg);
-      el("text", { x: cx, y: size - 16, class: "coord" }, svg).textContent = COLS[i];
-      el("text", { x: 24, y: y0 + 6, class: "coord" }, svg).textContent = String(i + 1);
+      el("text", { x: cx, y: size - 12, class: "coord dd-coord" }, svg).textContent = COLS[i];
+      el("text", { x: 20, y: y0 + 9, class: "coord dd-coord" }, svg).textContent = String(i + 1);
     }
     // last move: from, to and the two dropped stones
-    const last = view.lastMove && !setup ? view.lastMove.toUpperCase().split(/[-X]/) : null;
-    if (last) {
-      for (const p of last) {
-        const [c, r] = parsePoint(p);
-        const [x, y] = xy(c, r);
-        el("circle", { cx: x, cy: y, r: 27, class: "dd-last" }, svg);
-      }
+    const ends = !setup ? moveEnds(view.lastMove) : null;
+    if (ends && ends.to) {
+      const [c0, r0] = parsePoint(ends.from);
+      const [c1, r1] = parsePoint(ends.to);
+      const [x0, y0] = xy(c0, r0);
+      const [x1, y1] = xy(c1, r1);
+      el("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: "dd-last-path" }, svg);
+      el("circle", { cx: x0, cy: y0, r: 12, class: "dd-last from" }, svg);
+      el("circle", { cx: x1, cy: y1, r: 28, class: "dd-last" }, svg);
     }
     for (let c = 0; c < n; c++) {
       for (let r = 0; r < n; r++) {
         const [x, y] = xy(c, r);
-        el("circle", { cx: x, cy: y, r: GAP / 2, class: "dd-hit", "data-pt": pointName(c, r) }, svg);
+        el("rect", { x: x - GAP / 2, y: y - GAP / 2, width: GAP, height: GAP, class: "dd-hit", "data-pt": pointName(c, r) }, svg);
       }
     }
     const stones = setup ? new Map(setup.placed) : pos.stones;
@@ -147,10 +178,10 @@ export function createDotDashBoard(host, handlers) {
       el("circle", { cx: x, cy: y, r: 23, fill: COLOURS[colourOf(letter)] }, g);
       el("circle", { cx: x - 7, cy: y - 8, r: 8, class: "shine" }, g);
     }
-    for (const run of setup ? [] : fiveRuns(pos)) {
-      const [x0, y0] = xy(...run.from);
-      const [x1, y1] = xy(...run.to);
-      el("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: `dd-five c-${colourOf(run.colour)}`, "pointer-events": "none" }, svg);
+    for (const line of setup ? [] : (view.state.facts?.lines || [])) {
+      const [x0, y0] = xy(...parsePoint(line.points[0]));
+      const [x1, y1] = xy(...parsePoint(line.points[line.points.length - 1]));
+      el("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: `dd-five c-${view.state.players[line.player]}`, "pointer-events": "none" }, svg);
     }
     if (selected) {
       const [c, r] = parsePoint(selected);
@@ -170,6 +201,7 @@ export function createDotDashBoard(host, handlers) {
     }
   }
 
+  /** @param {string} p */
   function activate(p) {
     if (setup) {
       setupClick(p);
@@ -218,6 +250,7 @@ export function createDotDashBoard(host, handlers) {
     beginPlacing("humans");
   }
 
+  /** @param {"humans" | "computer"} vs */
   function beginPlacing(vs) {
     setup = { placed: [], vs, busy: false };
     selected = null;
@@ -226,15 +259,19 @@ export function createDotDashBoard(host, handlers) {
     draw();
   }
 
-  /** A small modal dialog with a title, a line of text and buttons [[key, label, action]]. */
+  /**
+   * A small modal dialog with a title, a line of text and buttons [[key, label, action]].
+   * @param {string} id @param {string} title @param {string} text
+   * @param {[[string, string] | null, string, () => void, boolean][]} buttons
+   */
   function modal(id, title, text, buttons) {
     const dlg = document.createElement("dialog");
     dlg.className = "dialog";
     dlg.id = id;
     dlg.innerHTML = '<h2></h2><p></p><div class="row-buttons"></div>';
-    dlg.querySelector("h2").textContent = title;
-    dlg.querySelector("p").textContent = text;
-    const row = dlg.querySelector(".row-buttons");
+    part(dlg, "h2").textContent = title;
+    part(dlg, "p").textContent = text;
+    const row = part(dlg, ".row-buttons");
     for (const [data, label, action, primary] of buttons) {
       const b = document.createElement("button");
       b.type = "button";
@@ -284,8 +321,12 @@ export function createDotDashBoard(host, handlers) {
     askChoice(text);
   }
 
-  /** [[point, 'R'|'B']] from setup text such as `setup R:G7 B:G8,H7 r`. */
+  /**
+   * [[point, 'R'|'B']] from setup text such as `setup R:G7 B:G8,H7 r`.
+   * @param {string} text @returns {[string, string][]}
+   */
   function setupStones(text) {
+    /** @type {[string, string][]} */
     const out = [];
     for (const tok of text.trim().split(/\s+/)) {
       const m = tok.match(/^([RB]):(.+)$/i);
@@ -294,14 +335,15 @@ export function createDotDashBoard(host, handlers) {
     return out;
   }
 
-  /** What the computer placed, in words, and who moves first. */
+  /** What the computer placed, in words, and who moves first. @param {[string, string][]} placed */
   function placedLine(placed) {
-    const on = (letter) => placed.filter(([, c]) => c === letter).map(([q]) => q).join(", ");
+    const on = (/** @type {string} */ letter) => placed.filter(([, c]) => c === letter).map(([q]) => q).join(", ");
     const single = placed.filter(([, c]) => c === "R").length === 1 ? "red" : "blue";
     const word = t(`colour.${single}`);
     return t("dd.computerPlaced", { red: on("R"), blue: on("B"), first: getLang() === "en" ? word.toLowerCase() : word });
   }
 
+  /** @param {[string, string][]} placed */
   function setupText(placed) {
     const reds = placed.filter(([, c]) => c === "R").map(([q]) => q);
     const blues = placed.filter(([, c]) => c === "B").map(([q]) => q);
@@ -309,8 +351,9 @@ export function createDotDashBoard(host, handlers) {
     return `setup R:${reds.join(",")} B:${blues.join(",")} ${first}`;
   }
 
+  /** @param {string} p */
   function setupClick(p) {
-    if (setup.busy) return;
+    if (!setup || setup.busy) return;
     const idx = setup.placed.findIndex(([q]) => q === p);
     if (idx >= 0) setup.placed.splice(idx, 1);
     else if (setup.placed.length < 3) setup.placed.push([p, setup.placed.length === 0 ? "R" : "B"]);
@@ -321,29 +364,32 @@ export function createDotDashBoard(host, handlers) {
   }
 
   async function computerChooses() {
-    const text = setupText(setup.placed);
-    setup.busy = true;
+    const current = setup;
+    if (!current) return;
+    const text = setupText(current.placed);
+    current.busy = true;
     handlers.onIllegal(t("dd.pieChoosing"));
     try {
       await handlers.onPieChoose(text);
       setup = null;
     } catch (err) {
       // keep the stones so one can be moved, and say what was wrong
-      setup.busy = false;
+      current.busy = false;
       handlers.onError(err);
     }
     drawInfo();
     draw();
   }
 
+  /** @param {string | null} [placedText] */
   function askChoice(placedText = null) {
     const dlg = document.createElement("dialog");
     dlg.className = "dialog";
     dlg.id = "pie-dialog";
     dlg.innerHTML = '<h2></h2><p></p><div class="row-buttons"></div>';
-    dlg.querySelector("h2").textContent = t("dd.setup2title");
-    dlg.querySelector("p").textContent = placedText ? placedLine(setup.placed) : t("dd.setup2");
-    const row = dlg.querySelector(".row-buttons");
+    part(dlg, "h2").textContent = t("dd.setup2title");
+    part(dlg, "p").textContent = placedText && setup ? placedLine(setup.placed) : t("dd.setup2");
+    const row = part(dlg, ".row-buttons");
     for (const letter of ["R", "B"]) {
       const b = document.createElement("button");
       b.type = "button";
@@ -365,9 +411,11 @@ export function createDotDashBoard(host, handlers) {
     document.body.appendChild(dlg);
     dlg.showModal();
 
+    /** @param {string | null} letter */
     function finish(letter) {
       dlg.close();
       dlg.remove();
+      if (!setup) return;
       const placed = setup.placed;
       const vs = setup.vs;
       setup = null;
@@ -383,11 +431,12 @@ export function createDotDashBoard(host, handlers) {
   }
 
   svg.addEventListener("click", (ev) => {
-    const target = ev.target.closest("[data-pt]");
-    if (target && view) activate(target.dataset.pt);
+    const target = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest("[data-pt]"));
+    if (target && view && target.dataset.pt) activate(target.dataset.pt);
   });
 
   return {
+    /** Redraw for a new state. @param {BoardView} next */
     update(next) {
       const samePos = view && view.state.position === next.state.position;
       view = next;
@@ -395,6 +444,11 @@ export function createDotDashBoard(host, handlers) {
       if (!samePos || !next.interactive) selected = null;
       drawInfo();
       draw();
+      const positions = next.state.positions || [];
+      if (prevPosition && !next.preview && positions.length >= 2 && positions[positions.length - 2] === prevPosition) {
+        animate(next.lastMove);
+      }
+      prevPosition = next.preview ? null : next.state.position;
     },
     redraw() {
       if (view) {

@@ -1,13 +1,19 @@
+// @ts-check
 // Fallback for a game without its own renderer: the position in notation and its legal
 // moves as buttons, so any registered game can be played in the page.
 
 import { t } from "../i18n.js";
 
+/**
+ * @param {HTMLElement} host
+ * @param {import("./dodgem.js").BoardHandlers} handlers
+ */
 export function createGenericBoard(host, handlers) {
   const box = document.createElement("div");
   box.className = "generic-board";
   host.replaceChildren(box);
-  let view = null;
+  /** @type {import("./dodgem.js").BoardView} set by the first update, before anything is drawn */
+  let view = /** @type {any} */ (null);
 
   function draw() {
     box.replaceChildren();
@@ -38,6 +44,7 @@ export function createGenericBoard(host, handlers) {
   }
 
   return {
+    /** @param {import("./dodgem.js").BoardView} next */
     update(next) {
       view = next;
       draw();

@@ -1,0 +1,112 @@
+// @ts-check
+// The main page's ways into learning: "Review" opens the game on the Review page, and when
+// the computer announces a forced win, "Save as puzzle" keeps a position of this game in the
+// browser's puzzle list (the one before the human's last move if it makes a puzzle, else the
+// one the computer moved from).
+
+import "./learn-texts.js";
+import { ratedLabel } from "./ladder.js";
+import { encodeLink } from "./links.js";
+import { saveCandidates, savePuzzle } from "./puzzles.js";
+import { isComputer } from "./seating.js";
+import { resultOf, seats } from "./state.js";
+import { t } from "./i18n.js";
+
+/** @type {Map<string, Promise<Record<string, number>>>} */
+const ladders = new Map();
+
+/** The measured ratings of a game's levels on the nearest measured board (cached).
+ * @param {string} game @param {number} size @returns {Promise<Record<string, number>>} */
+function ladderFor(game, size) {
+  const key = `${game}/${size}`;
+  let p = ladders.get(key);
+  if (!p) {
+    p = fetch(`/api/ladder?game=${encodeURIComponent(game)}&size=${size}`)
+      .then((r) => (r.ok ? r.json() : { ratings: {} }))
+      .then((d) => d.ratings || {})
+      .catch(() => ({}));
+    ladders.set(key, p);
+  }
+  return p;
+}
+
+/** @param {string} id @returns {HTMLElement} */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/**
+ * @param {typeof import("./state.js").store} store
+ * @param {(text: string, kind: string) => void} notify
+ */
+export function wireLearning(store, notify) {
+  const S = () => store.get();
+  const save = $("save-puzzle");
+  const review = $("review-game");
+
+  /** Whether a Save as puzzle offer stands: the computer announced a forced win here. */
+  const offer = () => {
+    const s = S();
+    return !!(s.forced && s.forced.computer && s.view && !resultOf(s) && seats(s).some((x) => !isComputer(x)));
+  };
+  store.subscribe(() => {
+    save.hidden = !offer();
+  });
+
+  save.addEventListener("click", async () => {
+    const s = S();
+    if (!offer()) return;
+    const human = seats(s).findIndex((x) => !isComputer(x));
+    for (const position of saveCandidates(s.view, human)) {
+      const res = await fetch("/api/puzzle", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ game: s.game.game, variant: s.game.variant, size: s.game.size, position }),
+      });
+      if (!res.ok) continue;
+      const { added } = savePuzzle(localStorage, await res.json());
+      notify(t(added ? "pz.savedToast" : "pz.savedAlready"), "info");
+      return;
+    }
+    notify(t("pz.noPuzzle"), "warn");
+  });
+
+  // each computer level's measured rating beside its name in the New game sheet
+  const decorate = async () => {
+    const s = S();
+    const ratings = await ladderFor(s.settings.game, Number(s.settings.size));
+    for (const id of ["s-side0", "s-side1"]) {
+      for (const o of /** @type {HTMLSelectElement} */ ($(id)).options) {
+        if (o.value === "human") continue;
+        const text = ratedLabel(o.text, ratings[o.value]);
+        if (o.text !== text) o.text = text;
+      }
+    }
+  };
+  const watch = new MutationObserver(() => decorate());
+  for (const id of ["s-side0", "s-side1"]) watch.observe($(id), { childList: true });
+  $("s-size").addEventListener("change", () => decorate());
+  decorate();
+
+  // Review needs a complete table: offered only for the rulesets the solver covers
+  /** @type {Array<{game: string, variant: string, sizes: number[]}>} */
+  let covered = [];
+  const reviewable = () => {
+    const g = S().game;
+    const ok = covered.some((r) => r.game === g.game && r.variant === g.variant && r.sizes.includes(g.size));
+    review.hidden = !ok;
+  };
+  fetch("/api/puzzles/rulesets")
+    .then((r) => (r.ok ? r.json() : { rulesets: [] }))
+    .then((d) => {
+      covered = d.rulesets || [];
+      reviewable();
+    })
+    .catch(() => {});
+  store.subscribe((s, prev) => {
+    if (s.game !== prev.game) reviewable();
+  });
+  review.hidden = true;
+
+  review.addEventListener("click", () => {
+    location.href = `/review#${encodeLink(S().game)}`;
+  });
+}

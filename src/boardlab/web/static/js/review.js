@@ -1,0 +1,72 @@
+// @ts-check
+// Review logic without the page: the text of a mark, its style, and the summary line in the
+// page's language. The server marks the moves; this module only words and groups them.
+
+/** Marks that throw a value away. */
+export const MISTAKES = ["win-loss", "win-draw", "draw-loss"];
+
+/**
+ * A reviewed move as the server sends it.
+ * @typedef {object} ReviewMove
+ * @property {number} ply
+ * @property {number} number
+ * @property {string} label
+ * @property {boolean} first_player
+ * @property {string} side
+ * @property {string} move
+ * @property {string} position
+ * @property {string} mark
+ * @property {boolean} mistake
+ * @property {string} best
+ * @property {string[]} better_line
+ * @property {number | null} after_remoteness
+ * @property {number | null} best_remoteness
+ */
+
+/** The class a mark gets: "mistake", "slower" or "" (a move that kept the value).
+ * @param {string} mark */
+export function markClass(mark) {
+  if (MISTAKES.includes(mark)) return "mistake";
+  return mark === "slower" ? "slower" : "";
+}
+
+/** The text key of a mark, or null for a move that kept the value. @param {string} mark */
+export function markKey(mark) {
+  return MISTAKES.includes(mark) || mark === "slower" ? `rv.mark.${mark}` : null;
+}
+
+/**
+ * The summary line: "3 mistakes, first at move 7 (blue a2-b2); 1 slower win", worded by `t`.
+ * @param {ReviewMove[]} moves @param {(key: string, vars?: Record<string, string | number>) => string} t
+ */
+export function summaryText(moves, t) {
+  const mistakes = moves.filter((m) => MISTAKES.includes(m.mark));
+  const slower = moves.filter((m) => m.mark === "slower").length;
+  let text;
+  if (!mistakes.length) text = t("rv.none");
+  else {
+    const first = mistakes[0];
+    text = t(mistakes.length === 1 ? "rv.one" : "rv.many", {
+      n: mistakes.length,
+      number: first.number,
+      colour: t(`colour.${first.side}`),
+      move: first.move,
+    });
+  }
+  if (slower) text += t(slower === 1 ? "rv.slowerOne" : "rv.slowerMany", { n: slower });
+  return text;
+}
+
+/** Pairs of moves in record order, for a two-column list: [[first, second], ...].
+ * @param {ReviewMove[]} moves @returns {Array<Array<ReviewMove | null>>} */
+export function rows(moves) {
+  /** @type {Array<Array<ReviewMove | null>>} */
+  const out = [];
+  for (const m of moves) {
+    const last = out[out.length - 1];
+    if (m.first_player) out.push([m, null]);
+    else if (last && last[1] === null && last[0] && last[0].number === m.number) last[1] = m;
+    else out.push([null, m]);
+  }
+  return out;
+}

@@ -1,0 +1,438 @@
+// @ts-check
+// Drawing the page from the store: status, notices, board, controls, record, analysis, move
+// list and the New game sheet. Every function here reads the state and writes the DOM only.
+
+import { count, getLang, t } from "./i18n.js";
+import { createDodgemBoard } from "./boards/dodgem.js";
+import { createDotDashBoard } from "./boards/dotdash.js";
+import { createGenericBoard } from "./boards/generic.js";
+import { renderChart } from "./chart.js";
+import { isComputer, isWatch } from "./seating.js";
+import { resultOf, seats } from "./state.js";
+
+/** @type {Record<string, Function>} */
+const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
+
+/** @param {string} id @returns {HTMLElement} */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/**
+ * @param {{store: typeof import("./state.js").store, handlers: Record<string, Function>}} deps
+ */
+export function createView({ store, handlers }) {
+  /** @type {any} */
+  let board = null;
+  let boardGame = "";
+  /** @type {any} */
+  let lastBoardKey = null;
+
+  const S = () => store.get();
+
+  /** A colour's name. @param {number} p */
+  const colourName = (p) => t(`colour.${S().view ? S().view.players[p] : "blue"}`);
+  /** A colour's name inside a sentence. @param {number} p */
+  const colourWord = (p) => (getLang() === "en" ? colourName(p).toLowerCase() : colourName(p));
+
+  /** How a participant is named: "You", "Player 1", "Computer level 3 (A)"; `short`: "Level 3".
+   * @param {number} i side A or B @param {boolean} [short] */
+  function participantLabel(i, short = false) {
+    const sides = S().settings.sides;
+    const who = sides[i];
+    const other = sides[1 - i];
+    if (!isComputer(who)) return isComputer(other) ? t("who.you") : t(i === 0 ? "who.player1" : "who.player2");
+    const base = who === "random" ? t("who.random") : t(short ? "who.levelShort" : "who.level", { n: who });
+    return who === other ? `${base} (${i === 0 ? "A" : "B"})` : base;
+  }
+
+  /** The participant on a colour. @param {number} colour */
+  const sideLabel = (colour) => participantLabel(S().swapped ? 1 - colour : colour);
+
+  /** Level 4's way of playing here: "perfect", "search" or null (no level 4). */
+  function level4Mode() {
+    const s = S();
+    if (!s.settings.sides.includes("4") || !s.table) return null; // no word until the server says
+    return s.table && s.table.state === "ready" ? "perfect" : "search";
+  }
+
+  function pieMode() {
+    const s = S();
+    if (!s.view || s.view.game !== "dotdash" || resultOf(s)) return null;
+    const sides = s.settings.sides;
+    const vsComputer = sides.some(isComputer) && sides.some((x) => !isComputer(x));
+    if (vsComputer) return !s.game.start && s.view.moves.length === 0 ? "computer" : null;
+    if (sides.every(isComputer)) return null;
+    return isComputer(seats(s)[s.view.to_move]) ? null : "humans";
+  }
+
+  function pieText() {
+    const note = S().pieNote;
+    if (!note) return "";
+    const { chooser, human } = note;
+    return chooser === "human"
+      ? t("dd.youChose", { colour: colourWord(human), other: colourWord(1 - human) })
+      : t("dd.computerChose", { colour: colourWord(1 - human), other: colourWord(human) });
+  }
+
+  // -- board ----------------------------------------------------------------------------
+  function boardView() {
+    const s = S();
+    let state = s.view;
+    const preview = s.preview !== null && s.preview < state.positions.length && s.preview !== state.moves.length;
+    if (preview) {
+      const ply = /** @type {number} */ (s.preview);
+      const facts = state.game === "dotdash" ? { ...state.facts, lines: [], fives: null } : state.facts;
+      state = { ...state, position: state.positions[ply], moves: state.moves.slice(0, ply), positions: state.positions.slice(0, ply + 1), facts, to_move: (state.to_move + state.moves.length - ply) % 2 };
+    }
+    const who = seats(s)[state.to_move];
+    const ply = state.moves.length;
+    return {
+      state,
+      preview,
+      lastMove: ply ? state.moves[ply - 1] : null,
+      lastMover: (state.to_move + 1) % 2,
+      evals: !preview && !resultOf(s) && s.settings.analysis && s.analysis && s.analysis.available ? new Map(s.analysis.moves.map((/** @type {any} */ m) => [m.move, m])) : null,
+      interactive: !preview && !resultOf(s) && !isComputer(who),
+      pie: preview ? null : pieMode(),
+    };
+  }
+
+  function renderBoard(force = false) {
+    const s = S();
+    if (!s.view) return;
+    const key = [s.view, s.analysis, s.preview, s.settings.analysis, s.swapped, s.resigned, s.paused, s.thinking, s.settings.sides.join()];
+    if (!force && lastBoardKey && key.every((k, i) => k === lastBoardKey[i])) return;
+    lastBoardKey = key;
+    if (!board || boardGame !== s.view.game) {
+      const make = RENDERERS[s.view.game] || createGenericBoard;
+      board = make($("board"), handlers);
+      boardGame = s.view.game;
+    }
+    board.update(boardView());
+  }
+
+  // -- status, notices, controls ------------------------------------------------------------
+  function renderStatus() {
+    const s = S();
+    if (!s.view) return;
+    const dot = $("turn-dot");
+    const text = $("status-text");
+    const r = resultOf(s);
+    if (s.preview !== null && s.preview !== s.view.moves.length) {
+      dot.className = "turn-dot";
+      text.textContent = s.preview === 0 ? t("status.previewStart") : t("status.preview", { plies: count("ply", s.preview) });
+      return;
+    }
+    if (r) {
+      dot.className = `turn-dot ${r.winner === null ? "draw" : `c-${s.view.players[r.winner]}`}`;
+      const reason = t(`reason.${r.reason}`);
+      text.textContent = r.winner === null ? t("status.draw", { reason }) : t("status.win", { colour: colourName(r.winner), who: sideLabel(r.winner), reason });
+      return;
+    }
+    const p = s.view.to_move;
+    dot.className = `turn-dot c-${s.view.players[p]}`;
+    let who = sideLabel(p);
+    const seat = seats(s)[p];
+    const mode = level4Mode();
+    if (seat === "4" && mode) who += ` · ${t(`level4.tag.${mode}`)}`;
+    let line = s.thinking ? t("status.thinking", { colour: colourName(p), who }) : t("status.toMove", { colour: colourName(p), who });
+    if (!s.thinking && s.paused && isComputer(seat)) {
+      line += ` · ${t("status.paused")}`;
+      if (pieMode() === "computer") line += ` · ${t("status.pieOffer")}`;
+    }
+    text.textContent = line;
+  }
+
+  function renderNotice() {
+    const s = S();
+    const box = $("notice");
+    let f = s.forced;
+    if (!f && s.settings.analysis && s.analysis && s.analysis.forced) f = s.analysis.forced;
+    if (!f || !s.view || resultOf(s)) {
+      box.hidden = true;
+      return;
+    }
+    const args = { colour: colourName(f.winner), other: colourName(1 - f.winner), who: sideLabel(f.winner), moves: count("move", Math.ceil(f.plies / 2)), plies: count("ply", f.plies) };
+    const key = f.computer ? "notice.computer" : f.winner === s.view.to_move ? "notice.forced" : "notice.forcedOther";
+    box.textContent = t(key, args);
+    box.className = `notice c-${s.view.players[f.winner]}`;
+    box.hidden = false;
+  }
+
+  /** What level 4 does on these rules, with the offer to build its table and the progress. */
+  function renderLevelNote() {
+    const s = S();
+    const box = $("level-note");
+    const hint = $("s-level4-box");
+    const mode = level4Mode();
+    const bar = $("table-progress");
+    const build = $("build-table");
+    const tb = s.table;
+    const building = tb && tb.state === "building";
+    if (!mode && !(building && s.settings.analysis)) {
+      box.hidden = true;
+      hint.hidden = true;
+      return;
+    }
+    let text = "";
+    if (mode === "perfect") text = t("level4.perfect");
+    else if (mode === "search") {
+      const game = t(`game.${s.settings.game}`);
+      text = tb && tb.solvable ? t(building ? "level4.building" : "level4.search") : t("level4.searchOnly", { game });
+    }
+    const canBuild = tb && tb.solvable && (tb.state === "missing" || tb.state === "failed");
+    if (canBuild && tb.estimate_s) text += `${getLang() === "ja" ? "" : " "}${t("table.estimate", { s: Math.round(tb.estimate_s) })}`;
+    $("level-text").textContent = text;
+    $("s-level4").textContent = text;
+    hint.hidden = !mode;
+    box.hidden = false;
+    const offer = t("level4.offer", { s: tb && tb.estimate_s ? Math.round(tb.estimate_s) : "?" });
+    for (const b of [build, $("s-build")]) {
+      b.hidden = !canBuild;
+      b.textContent = offer;
+    }
+    if (building) {
+      const frac = tb.total > 0 ? Math.min(1, tb.done / tb.total) : 0;
+      const pct = Math.round(frac * 100);
+      let label = t("table.solving", { pct });
+      if (tb.phase === "writing") label = t("table.writing", { pct });
+      else if (tb.phase === "opening") label = t("table.opening");
+      else if (tb.total > 0 && tb.done >= tb.total) label = t("table.counting"); // solved: counting before the file is written
+      showProgress(bar, frac, label);
+    } else bar.hidden = true;
+  }
+
+  /** @param {HTMLElement} bar @param {number} frac @param {string} label */
+  function showProgress(bar, frac, label) {
+    bar.hidden = false;
+    /** @type {HTMLElement} */ (bar.querySelector(".bar")).style.width = `${(frac * 100).toFixed(1)}%`;
+    /** @type {HTMLElement} */ (bar.querySelector(".label")).textContent = label;
+  }
+
+  function renderControls() {
+    const s = S();
+    const over = !!resultOf(s);
+    const watching = isWatch(s.settings.sides);
+    const hasHuman = !watching;
+    /** @param {string} id @param {boolean} on */
+    const show = (id, on) => ($(id).hidden = !on);
+    /** @type {HTMLButtonElement} */ ($("undo")).disabled = !s.game.moves.length || s.preview !== null;
+    /** @type {HTMLButtonElement} */ ($("redo")).disabled = !s.game.redo.length;
+    show("resign", hasHuman && !!s.view);
+    /** @type {HTMLButtonElement} */ ($("resign")).disabled = over || !s.view;
+    show("swap", hasHuman && s.settings.sides.some(isComputer));
+    // Pause only while computers play each other; Continue where a paused computer is to move
+    const computerToMove = s.view && !over && isComputer(seats(s)[s.view.to_move]);
+    const pauseVisible = !!s.run || (!over && !!s.view && ((watching && (!s.paused || computerToMove)) || (s.paused && !!computerToMove)));
+    show("pause", pauseVisible);
+    $("pause").textContent = s.paused ? t("ctl.continue") : t("ctl.pause");
+    for (const b of $("s-speed").querySelectorAll("button")) {
+      b.setAttribute("aria-pressed", String(Number(/** @type {HTMLElement} */ (b).dataset.speed) === Number(s.settings.speed)));
+    }
+  }
+
+  function renderRecord() {
+    const s = S();
+    const box = $("record");
+    const tl = s.tally;
+    box.replaceChildren();
+    const cells = [[participantLabel(0, true), tl.a, "a"], [t("record.draws"), tl.d, "d"], [participantLabel(1, true), tl.b, "b"]];
+    for (const [label, n, cls] of cells) {
+      const c = document.createElement("div");
+      c.className = `rec rec-${cls}`;
+      const num = document.createElement("span");
+      num.className = "n";
+      num.textContent = String(n);
+      const l = document.createElement("span");
+      l.className = "l";
+      l.textContent = String(label);
+      c.append(num, l);
+      box.appendChild(c);
+    }
+    const games = document.createElement("p");
+    games.className = "rec-games";
+    games.id = "record-games";
+    games.textContent = t("record.games", { n: tl.n });
+    games.dataset.games = String(tl.n);
+    games.title = t("record.note");
+    box.appendChild(games);
+    const bar = $("run-progress");
+    if (s.run) showProgress(bar, s.run.done / s.run.total, t("run.progress", { done: Math.min(s.run.done + 1, s.run.total), total: s.run.total }));
+    else bar.hidden = true;
+  }
+
+  function renderMoves() {
+    const s = S();
+    const list = $("movelist");
+    list.replaceChildren();
+    if (!s.view) return;
+    const all = [...s.game.moves, ...[...s.game.redo].reverse()];
+    const first = s.view.start.trim().split(/\s+/)[1];
+    const offset = first && first.toUpperCase() !== s.view.players[0][0].toUpperCase() ? 1 : 0;
+    /** @type {HTMLLIElement | null} */
+    let li = null;
+    all.forEach((m, i) => {
+      const k = i + offset;
+      if (k % 2 === 0 || !li) {
+        li = document.createElement("li");
+        li.value = Math.floor(k / 2) + 1;
+        if (k % 2 === 1) {
+          const gap = document.createElement("span");
+          gap.className = "gap";
+          gap.textContent = "…";
+          li.append(gap);
+        }
+        list.appendChild(li);
+      }
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "ply";
+      if (i >= s.game.moves.length) b.classList.add("future");
+      if (i === s.game.moves.length - 1) b.classList.add("current");
+      b.textContent = m;
+      b.addEventListener("click", () => handlers.onJump(i + 1));
+      li.appendChild(b);
+    });
+    if (s.resigned !== null) {
+      const end = document.createElement("li");
+      end.className = "end";
+      end.textContent = t("moves.resigned", { colour: colourName(s.resigned) });
+      list.appendChild(end);
+    }
+    const cur = /** @type {HTMLElement | null} */ (list.querySelector(".current"));
+    if (cur) list.scrollTop = Math.max(0, cur.offsetTop - list.clientHeight / 2);
+  }
+
+  function renderAnalysis() {
+    const s = S();
+    const box = $("analysis");
+    box.hidden = !s.settings.analysis;
+    /** @type {HTMLInputElement} */ ($("analysis-toggle")).checked = s.settings.analysis;
+    if (!s.settings.analysis) return;
+    const line = $("value-line");
+    const list = $("move-values");
+    list.replaceChildren();
+    const a = s.analysis;
+    if (!a) {
+      line.className = "value-line";
+      line.textContent = t("analysis.loading");
+      $("chart").replaceChildren();
+      return;
+    }
+    if (!a.available) {
+      line.className = "value-line";
+      line.textContent = a.table === "missing" || a.table === "building" ? t("analysis.buildBig") : t("analysis.unavailable", { reason: a.reason || "" });
+      $("chart").replaceChildren();
+      return;
+    }
+    const p = a.to_move;
+    const r = resultOf(s);
+    if (r) {
+      // the end, coloured for the one human if there is one, else neutral
+      const humans = [0, 1].filter((c) => !isComputer(seats(s)[c]));
+      let cls = "v-over";
+      if (r.winner === null) cls = "v-draw";
+      else if (humans.length === 1) cls = r.winner === humans[0] ? "v-win" : "v-loss";
+      line.className = `value-line ${cls}`;
+      line.textContent = r.winner === null ? t("analysis.overDraw") : t("analysis.overWon", { colour: colourName(r.winner) });
+    } else {
+      line.className = `value-line v-${a.value}`;
+      line.textContent = a.value === "draw" ? t("analysis.posDraw", { colour: colourName(p) }) : t(`analysis.pos.${a.value}`, { colour: colourName(p), plies: count("ply", a.remoteness) });
+    }
+    if (!r) {
+      for (const m of a.moves) {
+        const li = document.createElement("li");
+        li.className = `v-${m.value}`;
+        li.dataset.move = m.move;
+        const name = document.createElement("span");
+        name.className = "mv";
+        name.textContent = m.move;
+        const val = document.createElement("span");
+        val.className = "val";
+        val.textContent = m.value === "draw" ? t("value.draw") : `${t(`value.${m.value}`)} ${m.remoteness}`;
+        li.append(name, val);
+        li.title = t("analysis.play");
+        li.tabIndex = 0;
+        li.setAttribute("role", "button");
+        li.addEventListener("keydown", (ev) => {
+          if (ev.key === "Enter" || ev.key === " ") {
+            ev.preventDefault();
+            handlers.onPlayEval(m.move);
+          }
+        });
+        li.addEventListener("click", () => handlers.onPlayEval(m.move));
+        list.appendChild(li);
+      }
+    }
+    renderChart($("chart"), a.history, s.view.players, { onPick: (ply) => handlers.onJump(ply), onPreview: (ply) => handlers.onPreview(ply) });
+  }
+
+  // -- the New game sheet ---------------------------------------------------------------------
+  function fillSetup() {
+    const s = S();
+    const cat = s.catalogue;
+    if (!cat) return;
+    const settings = { ...s.settings };
+    const g = cat.games.find((/** @type {any} */ x) => x.name === settings.game) || cat.games[0];
+    settings.game = g.name;
+    const v = g.variants.find((/** @type {any} */ x) => x.name === settings.variant) || g.variants.find((/** @type {any} */ x) => x.name === g.default_variant);
+    settings.variant = v.name;
+    const [lo, hi] = v.sizes;
+    if (!(settings.size >= lo && settings.size <= hi)) settings.size = v.default_size;
+    const levels = cat.levels;
+    settings.sides = settings.sides.map((x) => (x === "human" || levels.includes(x) ? x : levels[levels.length - 1]));
+    if (JSON.stringify(settings) !== JSON.stringify(s.settings)) store.set({ settings });
+    /** @param {string} id @param {[string, string][]} items @param {string} value */
+    const opts = (id, items, value) => {
+      const sel = /** @type {HTMLSelectElement} */ ($(id));
+      sel.replaceChildren(...items.map(([val, label]) => new Option(label, val)));
+      sel.value = value;
+    };
+    opts("s-game", cat.games.map((/** @type {any} */ x) => [x.name, t(`game.${x.name}`, {}, x.title)]), g.name);
+    opts("s-variant", g.variants.map((/** @type {any} */ x) => [x.name, t(`variant.${x.name}`, {}, x.name)]), v.name);
+    /** @type {[string, string][]} */
+    const sizes = [];
+    for (let n = lo; n <= hi; n++) sizes.push([String(n), `${n} × ${n}`]);
+    opts("s-size", sizes, String(settings.size));
+    /** @type {[string, string][]} */
+    const who = [["human", t("who.human")], ...levels.map((/** @type {string} */ l) => [l, l === "random" ? t("who.random") : t("who.level", { n: l })])];
+    for (const i of [0, 1]) {
+      opts(`s-side${i}`, who, settings.sides[i]);
+      $(`s-side${i}-label`).textContent = t(`colour.${v.players[i]}`);
+    }
+    /** @type {HTMLInputElement} */ ($("s-alternate")).checked = settings.alternate;
+  }
+
+  function renderTitle() {
+    const s = S();
+    if (!s.view) return;
+    const title = t(`game.${s.view.game}`);
+    $("game-title").textContent = title;
+    document.body.dataset.game = s.view.game;
+    document.title = `BoardLab — ${title}`;
+  }
+
+  /** @type {any[] | null} */
+  let lastPanelKey = null;
+
+  function renderAll(force = false) {
+    const s = S();
+    renderTitle();
+    renderBoard(force);
+    renderStatus();
+    renderNotice();
+    renderLevelNote();
+    renderControls();
+    renderRecord();
+    // the move list and the chart are rebuilt only when they change (a rebuild under the
+    // pointer would swallow clicks on the chart)
+    const key = [s.view, s.game, s.analysis, s.settings.analysis, s.swapped, s.resigned, getLang()];
+    if (force || !lastPanelKey || key.some((k, i) => k !== lastPanelKey?.[i])) {
+      lastPanelKey = key;
+      renderMoves();
+      renderAnalysis();
+    }
+  }
+
+  store.subscribe(() => renderAll());
+  return { fillSetup, renderAll, pieText };
+}
