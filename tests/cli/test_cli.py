@@ -46,7 +46,7 @@ def test_perft_from_a_position_with_divide() -> None:
         (["play", "--green", "human"], "not a side of this game"),
         (["watch", "--blue", "human"], "computer against computer"),
         (["play", "--red", "9"], "unknown player '9' for Dodgem"),
-        (["perft", "--depth", "-1"], "--depth must be 0 or more"),
+        (["perft", "--depth", "-1"], "--depth must be 0 to 20"),
         (
             ["perft", "--variant", "piecepack", "--size", "9", "--depth", "1"],
             "3 to 8 for piecepack",

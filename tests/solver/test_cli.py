@@ -39,7 +39,8 @@ def test_probe_lines(
     monkeypatch.setattr("sys.stdin", io.StringIO(lines))
     status, out, _ = run(capsys, "probe", "--size", "3", "--tables", str(tmp_path))
     rows = [json.loads(x) for x in out.splitlines()]
-    assert status == 0 and len(rows) == 4
+    # Two of the four lines failed, so the exit status says so.
+    assert status == 1 and len(rows) == 4
     assert rows[0] == {"position": "B2/B2/1RR b", "value": "win", "remoteness": 19}
     assert "error" in rows[1] and rows[1]["position"] == "nonsense"
     assert rows[2]["value"] in ("win", "loss", "draw")

@@ -88,7 +88,7 @@ def test_league(nim: None, monkeypatch: Patch, capsys: Capture) -> None:
 
 
 def test_web_api(nim: None, tmp_path: Path) -> None:
-    with TestClient(create_app(tables=tmp_path)) as client:
+    with TestClient(create_app(tables=tmp_path), base_url="http://localhost") as client:
         games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
         nim = games["nim"]
         assert nim["title"] == "Nim" and nim["levels"] == ["random", "1", "2"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -289,8 +290,15 @@ def test_each_app_has_its_own_service(tmp_path: Any) -> None:
     assert a.state.service is not b.state.service
 
 
-def test_perfect_reply_reports_the_forced_win_it_leaves(client: TestClient) -> None:
+def test_perfect_reply_reports_the_forced_win_it_leaves(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # 3x3 is a first-player win in 19 plies and a3-b3 keeps it (18 left); Red's slowest
-    # loss leaves Blue a forced win in 17.
+    # loss leaves Blue a forced win in 17. Level 4 never builds inside a move request, so
+    # the table is built first (the players find it where the server keeps its tables).
+    monkeypatch.setenv("BOARDLAB_TABLES", str(client.app.state.service.tables))  # type: ignore[attr-defined]
+    post(client, "/api/tables", {"size": 3})
+    wait_ready(client, 3)
     out = post(client, "/api/move", {"size": 3, "moves": ["a3-b3"], "level": "4"})
+    assert out["table"] == "ready" and out["note"] is None
     assert out["forced"] == {"winner": 0, "plies": 17}

@@ -19,7 +19,7 @@ REVIEWS = Path(__file__).parents[1] / "ai" / "reviews"
 
 @pytest.fixture
 def learn(small_tables_folder: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tables=small_tables_folder)) as c:
+    with TestClient(create_app(tables=small_tables_folder), base_url="http://localhost") as c:
         yield c
 
 

@@ -13,6 +13,7 @@ import httpx
 from tests.web.conftest import serving
 
 from boardlab.web import create_app
+from boardlab.web.limits import WorkLimits
 
 
 def test_slow_computer_moves_do_not_block_other_requests(tmp_path: Path) -> None:
@@ -20,12 +21,14 @@ def test_slow_computer_moves_do_not_block_other_requests(tmp_path: Path) -> None
     requests are still answered while they think (a blocked event loop, or quick requests
     queued behind the moves, would leave them unanswered until the release). Judged by
     order, not by a clock."""
-    app = create_app(tables=tmp_path)
+    # one client here, allowed all four threads (by default a client gets a share of them)
+    limits = WorkLimits(threads=4, per_client=4, waiting_per_client=4)
+    app = create_app(tables=tmp_path, limits=limits)
     service = app.state.service
     release = threading.Event()
     started = threading.Semaphore(0)
 
-    def slow_choose(rules: Any, session: Any, level: str, rng: Any) -> Any:
+    def slow_choose(rules: Any, session: Any, level: str, rng: Any, budget: Any = None) -> Any:
         started.release()
         release.wait(60)
         return session.legal_moves()[0]

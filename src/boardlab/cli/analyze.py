@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 
 from boardlab.cli.common import console, print_json
 from boardlab.cli.play import render
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     console.print(render(rules, position, None))
     console.print(rules.format_position(position))
     tail = "" if rem is None else f" in {rem} plies"
-    console.print(f"{mover.capitalize()} to move: [bold]{value.value}[/]{tail}")
+    console.print(Text.assemble(f"{mover.capitalize()} to move: ", (value.value, "bold"), tail))
     out = rules.outcome(position)
     if out is not None:
         console.print(out.describe(rules.player_names))

@@ -9,12 +9,15 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from rich.console import Console
+from rich.text import Text
 
 from boardlab.core.errors import UsageError
 from boardlab.core.registry import AnyRules, games, make_rules
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+# markup off: text from users, files and exceptions is printed as it is, never read as
+# rich markup (styled output uses Text objects)
+console = Console(highlight=False, markup=False)
+err_console = Console(stderr=True, highlight=False, markup=False)
 
 DEFAULT_GAME = "dodgem"
 
@@ -101,8 +104,13 @@ def rules_from_args(args: argparse.Namespace) -> AnyRules:
 
 def fail(message: str) -> NoReturn:
     """Print a one-line error and exit with status 2."""
-    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    err_console.print(error_text(message), soft_wrap=True)
     raise SystemExit(2)
+
+
+def error_text(message: str) -> Text:
+    """`error: message` with the label in bold red and the message as plain text."""
+    return Text.assemble(("error:", "bold red"), " ", message)
 
 
 def one_line(exc: BaseException) -> str:

@@ -25,7 +25,7 @@ from boardlab.cli import (
     verify,
     watch,
 )
-from boardlab.cli.common import UsageError, err_console, one_line
+from boardlab.cli.common import UsageError, err_console, error_text, one_line
 from boardlab.core.registry import games
 
 # Each module named here defines `register(subparsers)`, which adds its parser and sets
@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
     except UsageError as exc:
-        err_console.print(f"[bold red]error:[/] {one_line(exc)}", soft_wrap=True)
+        err_console.print(error_text(one_line(exc)), soft_wrap=True)
         return 2
     if not getattr(args, "func", None):
         parser.print_help()
@@ -97,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except (BoardLabError, OSError) as exc:
-        err_console.print(f"[bold red]error:[/] {one_line(exc)}", soft_wrap=True)
+        err_console.print(error_text(one_line(exc)), soft_wrap=True)
         return 2
 
 

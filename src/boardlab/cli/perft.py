@@ -7,8 +7,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rich.text import Text
+
 from boardlab.cli.common import UsageError, add_game_args, console, rules_from_args
 from boardlab.core.registry import get_game
+
+MAX_DEPTH = 20
 
 
 def register(sub: Any) -> None:
@@ -40,8 +44,11 @@ def perft_function(game: str) -> Callable[..., int]:
 def run(args: argparse.Namespace) -> int:
     """Print the leaf count (last) and the rate."""
     rules = rules_from_args(args)
-    if args.depth < 0:
-        raise UsageError("--depth must be 0 or more")
+    if not 0 <= args.depth <= MAX_DEPTH:
+        raise UsageError(
+            f"--depth must be 0 to {MAX_DEPTH} (the tree grows about tenfold a ply; "
+            "deeper counts would not finish)"
+        )
     position = rules.parse_position(args.position) if args.position else rules.start()
     perft = perft_function(rules.game)
     perft(rules, position, min(args.depth, 1))  # compile (or load) the kernel before timing
@@ -53,6 +60,6 @@ def run(args: argparse.Namespace) -> int:
     count = int(perft(rules, position, args.depth))
     seconds = time.perf_counter() - t0
     rate = count / seconds if seconds > 0 else float("inf")
-    console.print(f"[dim]{seconds:.3f} s, {rate:,.0f} leaves/s[/]")
+    console.print(Text(f"{seconds:.3f} s, {rate:,.0f} leaves/s", style="dim"))
     print(count)
     return 0

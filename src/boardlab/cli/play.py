@@ -221,9 +221,11 @@ def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     names = rules.player_names
     console.print(
-        f"[bold]{get_game(rules.game).title}[/] {rules.variant} {rules.size}×{rules.size}: "
-        f"{names[0]} {player_label(sides[0])}, {names[1]} {player_label(sides[1])}. "
-        f"{help_text(rules, session.position)}"
+        Text.assemble(
+            (get_game(rules.game).title, "bold"),
+            f" {rules.variant} {rules.size}×{rules.size}: {names[0]} {player_label(sides[0])}, "
+            f"{names[1]} {player_label(sides[1])}. {help_text(rules, session.position)}",
+        )
     )
     show = True
     while True:
@@ -246,7 +248,9 @@ def run(args: argparse.Namespace) -> int:
             )
             continue
         if result is not None:
-            console.print(f"[bold]{result.describe(names)}[/] — undo, save FILE or quit")
+            console.print(
+                Text.assemble((result.describe(names), "bold"), " — undo, save FILE or quit")
+            )
         prompt = "> " if result is not None else f"{names[session.to_move]} to move> "
         try:
             line = console.input(prompt).strip()
@@ -282,10 +286,10 @@ def run(args: argparse.Namespace) -> int:
             else:
                 session.play(line)
         except BoardLabError as exc:
-            console.print(f"[red]{' '.join(str(exc).split())}[/]")
+            console.print(Text(" ".join(str(exc).split()), style="red"))
             show = False
         except OSError as exc:
-            console.print(f"[red]cannot save: {exc.strerror or exc}[/]")
+            console.print(Text(f"cannot save: {exc.strerror or exc}", style="red"))
             show = False
 
 

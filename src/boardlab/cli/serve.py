@@ -10,6 +10,8 @@ from typing import Any
 
 from boardlab.cli.common import UsageError, console, table_store
 
+MAX_BODY_KB = 256
+
 
 def register(subparsers: Any) -> None:
     """Add the `serve` parser."""
@@ -35,19 +37,59 @@ def register(subparsers: Any) -> None:
         default=168.0,
         help="unfinished shared games untouched this long expire (default 168)",
     )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server answers to besides localhost and --host (repeatable; "
+        "'*' for any, e.g. behind a proxy that checks it)",
+    )
+    p.add_argument(
+        "--allow-builds",
+        action="store_true",
+        help="let every client start table builds (default: only clients on this machine)",
+    )
+    p.add_argument(
+        "--max-body",
+        type=int,
+        default=MAX_BODY_KB,
+        metavar="KB",
+        help=f"largest request body in kB (default {MAX_BODY_KB})",
+    )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=4,
+        help="threads for computer moves and playouts, all clients together (default 4)",
+    )
+    p.add_argument(
+        "--per-client",
+        type=int,
+        default=2,
+        help="of those, how many one client may use at once (default 2)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import uvicorn
+    from rich.text import Text
 
     from boardlab.web import create_app
+    from boardlab.web.limits import WorkLimits
 
     if not 0 < args.port < 65536:
         raise UsageError(f"port must be 1-65535, not {args.port}")
     if not args.idle_expiry > 0:
         raise UsageError(f"--idle-expiry must be positive, not {args.idle_expiry}")
+    if not 1 <= args.max_body <= 64 * 1024:
+        raise UsageError(f"--max-body must be 1-65536 kB, not {args.max_body}")
+    if not 1 <= args.threads <= 64:
+        raise UsageError(f"--threads must be 1-64, not {args.threads}")
+    if not 1 <= args.per_client <= args.threads:
+        raise UsageError(f"--per-client must be 1 to --threads ({args.threads})")
     from boardlab.web.friends.db import make_engine
     from boardlab.web.friends.store import FriendLimits
 
@@ -55,15 +97,31 @@ def run(args: argparse.Namespace) -> int:
         make_engine(args.database).dispose()
 
     limits = FriendLimits(idle_expiry_s=args.idle_expiry * 3600)
-    app = create_app(tables=table_store(args), warm=True)
+    hosts = [*args.allowed_host]
+    if args.host not in ("0.0.0.0", "::", ""):
+        hosts.append(args.host)  # the address it listens on is a name it answers to
+    app = create_app(
+        tables=table_store(args),
+        allow_builds=args.allow_builds,
+        allowed_hosts=hosts,
+        max_body=args.max_body * 1024,
+        limits=WorkLimits(threads=args.threads, per_client=args.per_client, processes=True),
+        warm=True,
+    )
     # shared games: migrate now, so a bad database fails before serving
     store = app.state.friends.configure(args.database, limits).open()
-    console.print(f"shared games in {store.engine.url.render_as_string(hide_password=True)}")
+    console.print(Text("shared games in " + store.engine.url.render_as_string(hide_password=True)))
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     url = f"http://{shown}:{args.port}/"
-    console.print(f"BoardLab at [bold]{url}[/] (Ctrl-C to stop)")
+    console.print(Text.assemble("BoardLab at ", (url, "bold"), " (Ctrl-C to stop)"))
     if args.host not in ("127.0.0.1", "::1", "localhost"):
-        console.print(f"[yellow]note:[/] listening on {args.host}, reachable from other machines")
+        console.print(
+            Text.assemble(
+                ("note:", "yellow"),
+                f" listening on {args.host}, reachable from other machines; answering to "
+                f"host names: localhost, {', '.join(hosts) or '(none added)'}",
+            )
+        )
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     uvicorn.run(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -115,11 +116,12 @@ def run(args: argparse.Namespace) -> int:
         table_path,
     )
 
+    most = 2 * (os.cpu_count() or 1)
+    if args.jobs is not None and not 1 <= args.jobs <= most:
+        raise UsageError(f"--workers/--jobs must be 1 to {most} (twice the cores of this machine)")
     rules = table_rules(args)
     if args.memory <= 0:
         raise UsageError("--memory must be positive")
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--workers must be at least 1")
     budget = int(args.memory * (1 << 30))
     if args.estimate:
         from boardlab.solver.estimate import estimate, print_estimate

@@ -8,9 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 
-from boardlab.cli.common import console, print_json
+from boardlab.cli.common import UsageError, console, print_json
 from boardlab.cli.solve import add_table_args, table_for, table_rules
+
+PLOT_TYPES = (".png", ".svg", ".pdf")
 
 
 def register(sub: Any) -> None:
@@ -38,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     """Compute and print the statistics."""
     from boardlab.solver.stats import table_stats
 
+    if args.plot is not None:
+        check_plot_path(args.plot)
     rules = table_rules(args)
     table = table_for(args, rules)
     t0 = time.perf_counter()
@@ -73,8 +78,18 @@ def run(args: argparse.Namespace) -> int:
     console.print(hist)
     if args.plot is not None:
         console.print(f"histogram written to {args.plot}")
-    console.print(f"[dim]{seconds:.1f} s[/]")
+    console.print(Text(f"{seconds:.1f} s", style="dim"))
     return 0
+
+
+def check_plot_path(path: Path) -> None:
+    """UsageError unless `path` names a PNG, SVG or PDF file (not a folder)."""
+    if path.is_dir():
+        raise UsageError(
+            f"--plot {path.name}: is a folder; give a file name ending in .png or .svg"
+        )
+    if path.suffix.lower() not in PLOT_TYPES:
+        raise UsageError(f"--plot {path.name}: the file name must end in {', '.join(PLOT_TYPES)}")
 
 
 def plot(

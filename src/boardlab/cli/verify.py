@@ -6,8 +6,12 @@ import argparse
 import time
 from typing import Any
 
-from boardlab.cli.common import console, print_json
+from rich.text import Text
+
+from boardlab.cli.common import UsageError, console, print_json
 from boardlab.cli.solve import add_table_args, table_for, table_rules
+
+MAX_SAMPLE = 10_000_000
 
 
 def register(sub: Any) -> None:
@@ -41,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the checks and print every disagreement."""
     from boardlab.solver.verify import describe_bad, verify_table
 
+    if not 0 <= args.sample <= MAX_SAMPLE:
+        raise UsageError(f"--sample must be 0 to {MAX_SAMPLE:,} positions")
     rules = table_rules(args)
     table = table_for(args, rules)
     t0 = time.perf_counter()
@@ -70,12 +76,12 @@ def run(args: argparse.Namespace) -> int:
         f"{report.sampled:,} sampled positions through the rules engine, in {seconds:.1f} s"
     )
     for line in lines:
-        console.print(f"[red]disagreement:[/] {line}")
+        console.print(Text.assemble(("disagreement:", "red"), f" {line}"))
     if report.failures > len(report.bad):
         console.print(f"... and {report.failures - len(report.bad):,} more")
     console.print(
-        "[green]no disagreement[/]"
+        Text("no disagreement", style="green")
         if report.ok
-        else f"[red]{report.failures + len(report.sample_failures):,} disagreements[/]"
+        else Text(f"{report.failures + len(report.sample_failures):,} disagreements", style="red")
     )
     return 0 if report.ok else 1

@@ -34,6 +34,8 @@ from boardlab.cli.play import add_side_args, render, sides_from_args
 from boardlab.core.records import player_label
 from boardlab.core.session import GameSession
 
+MAX_DELAY = 60.0
+
 
 def register(sub: Any) -> None:
     """Add the watch parser."""
@@ -61,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("watch is computer against computer: give each side random or a level")
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    if not 0 <= args.delay <= MAX_DELAY:  # also refuses nan and inf
+        raise UsageError(f"--delay must be 0 to {MAX_DELAY:g} seconds")
     tables = table_store(args)
     players = [make_player(s, rules, tables) for s in sides]
     start = rules.parse_position(args.position) if args.position else None
@@ -78,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         console.print(render(rules, start if start is not None else rules.start(), None))
         session = play_game(rules, players, rng, start=start, on_move=show)
         result = session.result
-        console.print(f"[bold]{result.describe(names) if result else 'Unfinished'}[/]")
+        console.print(Text(result.describe(names) if result else "Unfinished", style="bold"))
         return 0
     tally = {0: 0, 1: 0, None: 0}
     columns = (

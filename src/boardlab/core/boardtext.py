@@ -1,5 +1,6 @@
 """The board part of position text, shared by the games: rows from top to bottom separated by
-`/`, one letter per piece, and decimal numbers for runs of empty cells (`B3/B3/B3/1RRR`)."""
+`/`, one letter per piece, and decimal numbers (ASCII digits) for runs of empty cells
+(`B3/B3/B3/1RRR`)."""
 
 from __future__ import annotations
 
@@ -56,8 +57,14 @@ def parse_rows(
     for row_no, row in enumerate(rows):
         rank = n - 1 - row_no
         file = 0
-        for token in re.findall(r"\d+|.", row):
-            if token.isdigit():
+        # ASCII digits only: other scripts' digits (e.g. Arabic-Indic) are not run lengths
+        for token in re.findall(r"[0-9]+|.", row):
+            if token[0] in "0123456789":
+                if len(token) > 2:
+                    raise NotationError(
+                        f"{words.row} {rank + 1} of {whole[:80]!r}: run of {token[:6]}"
+                        f"{'…' if len(token) > 6 else ''} empty {words.cells} is too long"
+                    )
                 file += int(token)
                 continue
             if token not in letters:

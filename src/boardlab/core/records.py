@@ -116,6 +116,10 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise NotationError(f"not a JSON game record: {exc.msg} at line {exc.lineno}") from None
+        except (ValueError, RecursionError):  # a number past Python's digit limit, deep nesting
+            raise NotationError(
+                "not a JSON game record: too deeply nested or too long a number"
+            ) from None
         if not isinstance(data, dict):
             raise NotationError("not a JSON game record: expected an object")
         try:
@@ -129,7 +133,7 @@ class GameRecord:
             return cls(
                 game=game,
                 variant=str(data.get("variant") or _default_variant(game)),
-                size=int(data["size"]),
+                size=_record_size(data["size"]),
                 moves=list(moves),
                 start=str(data["start"]) if data.get("start") else None,
                 players={str(k): str(v) for k, v in players.items()},
@@ -137,7 +141,7 @@ class GameRecord:
                 result=str(data.get("result") or "*"),
                 termination=str(data["termination"]) if data.get("termination") else None,
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
             if isinstance(exc, NotationError):
                 raise
             raise NotationError(f"not a valid game record: missing or bad field {exc}") from None
@@ -200,10 +204,7 @@ class GameRecord:
                 continue
             else:
                 moves.append(w)
-        try:
-            size = int(tags["Size"])
-        except ValueError:
-            raise NotationError(f"bad Size tag {tags['Size']!r}") from None
+        size = _record_size(tags["Size"])
         known = {"Game", "Variant", "Size", "Date", "Result", "Termination", "Start"}
         players = {k.lower(): v for k, v in tags.items() if k not in known}
         return cls(
@@ -248,6 +249,16 @@ def _escape(value: str) -> str:
 
 def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
+
+
+def _record_size(value: object) -> int:
+    """A record's board size: a whole number of at most two digits (boards are small), so a
+    crafted record with a huge number gets a one-line error, not a traceback."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not (text.isascii() and text.isdigit() and len(text) <= 2):
+        shown = text if len(text) <= 12 else text[:12] + "…"
+        raise NotationError(f"bad board size {shown!r} in the record")
+    return int(text)
 
 
 def player_label(who: str) -> str:

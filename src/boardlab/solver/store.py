@@ -247,10 +247,15 @@ class TableStore:
         with self._lock:
             return self._jobs.get(rules_key(rules))
 
-    def forget(self) -> None:
-        """Close every open table (they are opened again on next use)."""
+    def forget(self, rules: AnyRules | None = None) -> None:
+        """Close every open table, or only that of `rules` (found damaged, say); they are
+        opened again on next use."""
         with self._lock:
-            tables, self._open = list(self._open.values()), {}
+            if rules is None:
+                tables, self._open = list(self._open.values()), {}
+            else:
+                table = self._open.pop(rules_key(rules), None)
+                tables = [] if table is None else [table]
         for t in tables:
             close = getattr(t, "close", None)
             if close is not None:

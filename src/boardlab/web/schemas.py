@@ -26,6 +26,8 @@ SIZE_MIN, SIZE_MAX = size_bounds()
 ValueText = Literal["win", "loss", "draw"]
 MoveText = Annotated[str, StringConstraints(min_length=1, max_length=24)]
 Level = Annotated[str, StringConstraints(pattern=r"^(random|[1-9])$")]
+TableState = Literal["ready", "missing", "building", "failed", "damaged"]
+StopReason = Literal["plies", "time", "cancelled"]
 
 
 class Strict(BaseModel):
@@ -203,12 +205,16 @@ class ForcedOut(BaseModel):
 
 
 class MoveOut(BaseModel):
-    """A computer's move and the game after it."""
+    """A computer's move and the game after it. For level 4 on Dodgem, `table` tells whether
+    it played from the complete table ("ready") or by search, and `note` says why (a table
+    that is missing or damaged: "table damaged: … rebuild it with: …")."""
 
     move: str
     player: str
     state: StateOut
     forced: ForcedOut | None
+    table: Literal["ready", "missing", "building", "failed", "damaged", "unsolvable"] | None = None
+    note: str | None = None
 
 
 class PieOut(BaseModel):
@@ -224,10 +230,14 @@ class PieOut(BaseModel):
 
 
 class PlayoutOut(BaseModel):
-    """A whole game played by two computers."""
+    """A game played on by two computers. `complete` is false when it stopped early:
+    `stopped` says why ("plies": max_plies reached, "time": the server's time limit for one
+    playout, "cancelled"); post the moves back to go on from there."""
 
     moves: list[str]
     state: StateOut
+    complete: bool = True
+    stopped: StopReason | None = None
 
 
 class MoveEvalOut(BaseModel):
@@ -266,7 +276,7 @@ class TableOut(BaseModel):
 
     ruleset: str
     solvable: bool
-    state: Literal["ready", "missing", "building", "failed", "unsolvable", "unavailable"]
+    state: Literal["ready", "missing", "building", "failed", "damaged", "unsolvable", "unavailable"]
     done: int = 0
     total: int = 0
     message: str | None = None
@@ -322,7 +332,7 @@ class RecordOut(BaseModel):
 
 
 class ErrorOut(BaseModel):
-    """Every 4xx answer: a one-line message and the kind of error."""
+    """Every 4xx and 5xx answer: a one-line message and the kind of error."""
 
     error: str
     kind: str

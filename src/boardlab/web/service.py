@@ -6,20 +6,25 @@ Every fact about a game (variants, sizes, colours, levels, setup stage, tables) 
 
 from __future__ import annotations
 
-import contextlib
+import importlib
 import queue
 import random
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, cast
 
 import anyio
 
 from boardlab.ai.base import default_level, level_names, make_player
-from boardlab.ai.forced import forced_result
+from boardlab.ai.forced import DEFAULT_BUDGET, forced_result
 from boardlab.core.errors import (
     BoardLabError,
+    CorruptTableError,
     IllegalMoveError,
     MissingTableError,
     NotationError,
@@ -32,6 +37,8 @@ from boardlab.solver import analyse
 from boardlab.solver.store import TableStore, rules_key
 from boardlab.web import schemas as s
 from boardlab.web.facts import board_facts
+from boardlab.web.limits import Budget, sigint_blocked
+from boardlab.web.security import hide_paths
 
 Session = GameSession[Any, Any]
 
@@ -127,11 +134,23 @@ def catalogue() -> s.GamesOut:
     return s.GamesOut(games=out, levels=sorted(all_levels) or ["random"], features=features)
 
 
+SEARCH_TABLE_ENTRIES = 50_000  # search-table entries a pooled player keeps between requests
+MAX_POOLS = 8  # (level, ruleset) pools kept; the least recently used one goes first
+
+
+def trim_player(player: Any, entries: int | None = None) -> None:
+    """Bound what an idle player keeps (its search tables), if it knows how."""
+    trim = getattr(player, "trim", None)
+    if callable(trim):
+        trim(SEARCH_TABLE_ENTRIES if entries is None else entries)
+
+
 class PlayerPool:
     """Up to `limit` instances of one computer player; each serves one request at a time
-    (players keep search tables that are not shared between threads)."""
+    (players keep search tables that are not shared between threads). A player going back
+    to the pool is trimmed to a bounded search table."""
 
-    def __init__(self, make: Callable[[], Any], limit: int = 4) -> None:
+    def __init__(self, make: Callable[[], Any], limit: int = 2) -> None:
         self._make = make
         self._limit = limit
         self._free: queue.LifoQueue[Any] = queue.LifoQueue()
@@ -166,7 +185,114 @@ class PlayerPool:
         try:
             yield p
         finally:
+            trim_player(p)
             self._free.put(p)
+
+
+@dataclass
+class TableJob:
+    """A tablebase being built in a separate process."""
+
+    state: str = "building"
+    done: int = 0
+    total: int = 0
+    message: str | None = None
+    process: Any = None  # multiprocessing.Process while building
+    counters: Any = None  # shared (done, total, phase as an index into PHASES)
+    failure: Any = None  # shared bytes: the build's one-line error
+    phase: str | None = None  # solving, writing (blocks of the file), opening
+
+
+PHASES = ("solving", "writing", "opening")
+
+
+class BuildsNotAllowedError(BoardLabError):
+    """Table builds were asked of a server that does not allow them (HTTP 403)."""
+
+
+class BuildBusyError(BoardLabError):
+    """Another table is being built; one build runs at a time (HTTP 409)."""
+
+
+def _set_parent_death_signal() -> None:
+    """Make this (child) process end when the process that started it dies, so that no
+    build or worker outlives a killed server. A watcher thread checks the parent id (Linux's
+    PR_SET_PDEATHSIG would fire when the starting *thread* ends, which in a server is any
+    time)."""
+    import os
+    import signal
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                if os.getpgrp() == os.getpid():  # a build leads its group: end all of it
+                    os.killpg(os.getpid(), signal.SIGKILL)
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _build_process(
+    game: str,
+    variant: str | None,
+    size: int | None,
+    tables: str | None,
+    counters: Any,
+    message: Any,
+) -> None:
+    """Entry point of a build process: its own process group, killed with its parent; a
+    failure is written to `message` as one line (no traceback on the server's stderr)."""
+    import os
+    import sys
+
+    os.setpgrp()
+    _set_parent_death_signal()
+    with suppress(OSError):
+        os.nice(10)  # a build never slows the server's answers
+
+    def progress(done: int, total: int) -> None:
+        counters[0], counters[1] = int(done), int(total)
+
+    def blocks(done: int, total: int) -> None:
+        # the written blocks are their own phase; after the last, the table is opened
+        counters[0], counters[1] = int(done), int(total)
+        counters[2] = 1 if done < total else 2
+
+    try:
+        solver = importlib.import_module("boardlab.solver.api")
+        rules = rules_of(game, variant, size)
+        folder = Path(tables) if tables else None
+        try:
+            solver.ensure_table(rules, folder, on_progress=progress, on_blocks=blocks)
+        except CorruptTableError:  # a damaged file: build it again over it
+            counters[2] = 0
+            solver.run_build(rules, folder, 1, on_progress=progress, on_blocks=blocks)
+    except Exception as exc:
+        text = hide_paths(" ".join(str(exc).split()) or exc.__class__.__name__)
+        message.value = text.encode("utf-8", "replace")[: BUILD_MESSAGE_BYTES - 1]
+        sys.exit(1)
+
+
+BUILD_MESSAGE_BYTES = 400
+
+
+def _kill_group(proc: Any) -> None:
+    """SIGTERM, then SIGKILL, to a build process and every process it started."""
+    import os
+    import signal
+
+    pid = proc.pid
+    for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 3.0)):
+        if not proc.is_alive():
+            break
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, sig)
+        with suppress(ProcessLookupError):
+            os.kill(pid, sig)
+        proc.join(timeout=wait)
 
 
 # Seconds a table takes to build on a 2-core machine with compiled code cached (README's
@@ -177,59 +303,139 @@ BUILD_ESTIMATE_S = {3: 1.0, 4: 1.0, 5: 30.0}
 class Service:
     """Shared, thread-safe caches (players, the table store); never a game in play."""
 
-    def __init__(self, tables: TableStore, compute_threads: int = 4) -> None:
+    def __init__(
+        self,
+        tables: TableStore,
+        compute_threads: int = 4,
+        *,
+        allow_builds: bool = False,
+        max_pools: int = MAX_POOLS,
+    ) -> None:
         self.tables = tables
-        # computer moves and playouts share this many worker threads
+        self.allow_builds = allow_builds
+        # computer moves and playouts share this many worker threads (see web.limits)
         self.limiter = anyio.CapacityLimiter(compute_threads)
         self._lock = threading.Lock()
-        self._players: dict[tuple[str, str], PlayerPool] = {}
-        self._phases: dict[str, str] = {}  # build phase per ruleset: solving, writing, opening
+        self._players: OrderedDict[tuple[str, str], PlayerPool] = OrderedDict()
+        self._max_pools = max(1, max_pools)
+        self._jobs: dict[str, TableJob] = {}
+        self._phases: dict[str, str] = {}  # kept for the page's phase field
 
     # -- players ---------------------------------------------------------------------------
     def _pool(self, level: str, rules: AnyRules) -> PlayerPool:
+        def make() -> Any:
+            player = make_player(level, rules, self.tables)
+            if hasattr(player, "build_small"):
+                player.build_small = False  # level 4 never builds inside a move request
+            return player
+
         key = (level, rules_key(rules))
         with self._lock:
             pool = self._players.get(key)
+            if pool is not None:
+                self._players.move_to_end(key)
         if pool is None:
-            # raises, with the reason, for a level the game does not have
-            first = make_player(level, rules, self.tables)
-            fresh = PlayerPool(lambda: make_player(level, rules, self.tables))
+            first = make()  # raises, with the reason, for an unknown level
+            fresh = PlayerPool(make)
             fresh.add(first)
             with self._lock:
                 pool = self._players.setdefault(key, fresh)
+                self._players.move_to_end(key)
+                while len(self._players) > self._max_pools:
+                    # players borrowed from a dropped pool finish their request and go
+                    self._players.popitem(last=False)
         return pool
 
-    def choose(self, rules: AnyRules, session: Session, level: str, rng: random.Random) -> Any:
+    def drop_players(self) -> None:
+        """Forget every player pool (players busy now finish their request and go)."""
+        with self._lock:
+            self._players.clear()
+
+    def pool_count(self) -> int:
+        """How many player pools are kept now (bounded by `max_pools`)."""
+        with self._lock:
+            return len(self._players)
+
+    def choose(
+        self,
+        rules: AnyRules,
+        session: Session,
+        level: str,
+        rng: random.Random,
+        budget: Budget | None = None,
+    ) -> Any:
         """A computer move for the side to move, from a pooled player of that level."""
         if session.is_over:
             raise IllegalMoveError("the game is over")
+        if budget is not None:
+            budget.check()
         history = session.positions[:-1]
         with self._pool(level, rules).player() as player:
-            return player.choose(rules, session.position, history, rng)
+            try:
+                return player.choose(rules, session.position, history, rng)
+            except CorruptTableError:
+                self._forget_table(rules)
+                raise
 
-    def computer_move(self, req: s.MoveRequest) -> s.MoveOut:
-        """Replay, let the computer move, and report a forced win it sees."""
+    def _level4_table(self, rules: AnyRules, level: str) -> tuple[s.TableState | None, str | None]:
+        """For a level-4 Dodgem move: the table's state and, unless it is ready, a note."""
+        if level != "4" or rules.game != "dodgem":
+            return None, None
+        status = self.table_status(rules)
+        if status.state == "ready":
+            return "ready", None
+        if status.state == "damaged":
+            return "damaged", f"level 4 played by search: {status.message}"
+        if status.state in ("missing", "building", "failed"):
+            return status.state, "level 4 played by search: no complete table for these rules"
+        return None, None
+
+    def computer_move(
+        self,
+        req: s.MoveRequest,
+        budget: Budget | None = None,
+        forced_seconds: float = DEFAULT_BUDGET,
+    ) -> s.MoveOut:
+        """Replay, let the computer move, and report a forced win it sees (a proof search
+        of at most `forced_seconds`: the server passes less when it is busy)."""
         rules, session = replay(req)
         rng = random.Random(f"{req.seed}:{len(session.moves)}")
-        move = self.choose(rules, session, req.level, rng)
+        table, note = self._level4_table(rules, req.level)
+        move = self.choose(rules, session, req.level, rng, budget)
         session.play(move)
-        forced = self.forced(rules, session) if req.forced else None
+        forced = None
+        if req.forced and (budget is None or not budget.exhausted()):
+            forced = self.forced(rules, session, forced_seconds)
         return s.MoveOut(
             move=rules.format_move(move),
             player=req.level,
             state=state_out(rules, session),
             forced=forced,
+            table=table,
+            note=note,
         )
 
-    def playout(self, req: s.PlayoutRequest) -> s.PlayoutOut:
-        """Play on from the replayed position to the end (or max_plies) between two levels."""
+    def playout(self, req: s.PlayoutRequest, budget: Budget | None = None) -> s.PlayoutOut:
+        """Play on from the replayed position to the end, `max_plies` or the budget's end
+        (then `complete` is false: post the moves back to go on from there)."""
         rules, session = replay(req)
         first = len(session.moves)
+        stopped: s.StopReason | None = None
         while not session.is_over and len(session.moves) - first < req.max_plies:
+            if budget is not None and budget.exhausted():
+                stopped = "cancelled" if budget.cancel.is_set() else "time"
+                break
             rng = random.Random(f"{req.seed}:{len(session.moves)}")
             session.play(self.choose(rules, session, req.players[session.to_move], rng))
+        if stopped is None and not session.is_over:
+            stopped = "plies"
         played = [rules.format_move(m) for m in session.moves[first:]]
-        return s.PlayoutOut(moves=played, state=state_out(rules, session))
+        return s.PlayoutOut(
+            moves=played,
+            state=state_out(rules, session),
+            complete=session.is_over,
+            stopped=stopped,
+        )
 
     def pie(self, req: s.PieRequest) -> s.PieOut:
         """The computer's side of the game's setup stage (Dot Dash's pie): place a setup, or
@@ -256,13 +462,16 @@ class Service:
             state=state_out(rules, session),
         )
 
-    def forced(self, rules: AnyRules, session: Session) -> s.ForcedOut | None:
-        """A forced win from the current position, where the game's finder sees one."""
+    def forced(
+        self, rules: AnyRules, session: Session, seconds: float = DEFAULT_BUDGET
+    ) -> s.ForcedOut | None:
+        """A forced win from the current position, where the game's finder sees one within
+        `seconds` of proof search (a table, when one is open, answers at once)."""
         if session.is_over:
             return None
         try:
             found = forced_result(
-                rules, session.position, tuple(session.positions[:-1]), self.tables
+                rules, session.position, tuple(session.positions[:-1]), self.tables, seconds
             )
         except BoardLabError:
             return None
@@ -271,8 +480,13 @@ class Service:
         return s.ForcedOut(winner=int(found.winner), plies=int(found.plies))
 
     # -- tables ----------------------------------------------------------------------------
+    def _forget_table(self, rules: AnyRules) -> None:
+        """Drop a table found damaged, here and in the players' cache, so that the next
+        request opens the file again (e.g. once it has been rebuilt)."""
+        self.tables.forget(rules)
+
     def table_status(self, rules: AnyRules) -> s.TableOut:
-        """Ready, missing, building (with progress), failed or unsolvable."""
+        """Ready, missing, building (with progress), failed, damaged or unsolvable."""
         ruleset = rules_key(rules)
         store = self.tables
         if not store.solvable(rules):
@@ -287,72 +501,195 @@ class Service:
                     else f"the solver has no tables for {rules.game}"
                 ),
             )
-        job = store.progress(rules)
+        with self._lock:
+            job = self._jobs.get(ruleset)
         if store.is_open(rules):
             return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
-        if job is not None and job.state in ("building", "failed"):
-            return s.TableOut(
-                ruleset=ruleset,
-                solvable=True,
-                state=job.state,  # type: ignore[arg-type]
-                done=job.done,
-                total=job.total,
-                message=job.message,
-                phase=self._phases.get(ruleset) if job.state == "building" else None,  # type: ignore[arg-type]
-                estimate_s=BUILD_ESTIMATE_S.get(rules.size),
-            )
+        if job is not None:
+            self._poll(job)
+            here = job.counters is None and job.state == "building" and job.phase == "solving"
+            progress = store.progress(rules) if here else None
+            if progress is not None:  # a build in this process: the store counts the slices
+                job.done, job.total = progress.done, progress.total
+            if job.state in ("building", "failed"):
+                return s.TableOut(
+                    ruleset=ruleset,
+                    solvable=True,
+                    state=job.state,  # type: ignore[arg-type]
+                    done=job.done,
+                    total=job.total,
+                    message=job.message,
+                    phase=job.phase if job.state == "building" else None,  # type: ignore[arg-type]
+                    estimate_s=BUILD_ESTIMATE_S.get(rules.size),
+                )
         try:
-            store.open(rules)
+            self.table(rules)
         except MissingTableError as exc:
             return s.TableOut(
                 ruleset=ruleset,
                 solvable=True,
                 state="missing",
-                message=str(exc),
+                message=hide_paths(str(exc)),
                 estimate_s=BUILD_ESTIMATE_S.get(rules.size),
+            )
+        except CorruptTableError as exc:
+            return s.TableOut(
+                ruleset=ruleset,
+                solvable=True,
+                state="damaged",
+                message=f"table damaged: {hide_paths(str(exc))}",
             )
         return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
 
     def table(self, rules: AnyRules) -> Any:
-        """The open tablebase for these rules; raises MissingTableError."""
-        return self.tables.open(rules)
+        """The open tablebase for these rules; raises MissingTableError or CorruptTableError
+        (also for a file that cannot be read at all)."""
+        try:
+            return self.tables.open(rules)
+        except OSError as exc:
+            from boardlab.solver.api import rebuild_command
+
+            raise CorruptTableError(
+                f"cannot read the table ({exc.strerror or exc.__class__.__name__}); rebuild it "
+                f"with: {rebuild_command(rules)} --force"
+            ) from None
+
+    def _poll(self, job: TableJob) -> None:
+        """Update a build job from its process (progress, and how it ended)."""
+        if job.counters is not None:
+            job.done, job.total = int(job.counters[0]), int(job.counters[1])
+            job.phase = PHASES[min(max(int(job.counters[2]), 0), 2)]
+        proc = job.process
+        if job.state != "building" or proc is None or proc.is_alive():
+            return
+        proc.join(timeout=0)
+        if job.state == "building":
+            if proc.exitcode == 0:
+                job.state = "ready"
+            else:
+                job.state = "failed"
+                told = bytes(job.failure.value).decode("utf-8", "replace") if job.failure else ""
+                job.message = told or f"the build stopped (exit status {proc.exitcode})"
+        job.process = None
+
+    def building(self) -> str | None:
+        """The ruleset being built now, if any."""
+        with self._lock:
+            jobs = list(self._jobs.items())
+        for key, job in jobs:
+            self._poll(job)
+            if job.state == "building":
+                return key
+        return None
 
     def start_build(
-        self, rules: AnyRules, run: Callable[[Callable[[], None]], None] | None = None
+        self,
+        rules: AnyRules,
+        allowed: bool | None = None,
+        run: Callable[[Callable[[], None]], None] | None = None,
     ) -> s.TableOut:
-        """Start building a table in the background (one build at a time); idempotent."""
+        """Start building a table in a separate process (one build at a time); idempotent
+        for the table being built. `allowed` overrides the server's --allow-builds; `run`
+        (for embedding and tests) runs the build in this process instead: run(work)."""
+        if not (self.allow_builds if allowed is None else allowed):
+            raise BuildsNotAllowedError(
+                "table builds from the web are off on this server (start it with "
+                "--allow-builds, or build with `boardlab solve` on the server)"
+            )
         status = self.table_status(rules)
-        if status.state not in ("missing", "failed"):
+        if status.state not in ("missing", "failed", "damaged"):
             return status
-        if self.tables.start_progress(rules) is None:  # a build is already under way
-            return self.table_status(rules)
-
         key = rules_key(rules)
-        self._phases[key] = "solving"
-        job = self.tables.progress(rules)
+        other = self.building()
+        if other is not None and other != key:
+            raise BuildBusyError(f"another table is being built ({other}); try again later")
+        if run is not None:
+            return self._build_here(rules, run)
+        import multiprocessing as mp
 
-        def writing(done: int, total: int) -> None:
-            # the store counts solved slices; the written blocks are shown as their own
-            # phase, and after the last one the table is checked and opened
-            self._phases[key] = "writing" if done < total else "opening"
-            if job is not None:
-                job.done, job.total = int(done), int(total)
+        ctx = mp.get_context("spawn")
+        counters = ctx.Array("q", 3, lock=False)
+        message = ctx.Array("c", BUILD_MESSAGE_BYTES, lock=False)
+        job = TableJob(counters=counters, failure=message)
+        self._forget_table(rules)
+        proc = ctx.Process(
+            target=_build_process,
+            args=(
+                rules.game,
+                rules.variant,
+                rules.size,
+                str(self.tables.folder),
+                counters,
+                message,
+            ),
+            name=f"boardlab-build-{key}",
+            daemon=True,
+        )
+        with self._lock:
+            self._jobs[key] = job
+        with sigint_blocked():  # Ctrl-C is the server's to handle: it stops the build
+            proc.start()
+        job.process = proc
+        return self.table_status(rules)
+
+    def _build_here(self, rules: AnyRules, run: Callable[[Callable[[], None]], None]) -> s.TableOut:
+        """The build in this process, through the table store, with the same job record."""
+        key = rules_key(rules)
+        job = TableJob(phase="solving")
+        with self._lock:
+            self._jobs[key] = job
+        self._forget_table(rules)
+
+        def slices(done: int, total: int) -> None:
+            job.done, job.total = int(done), int(total)
+
+        def blocks(done: int, total: int) -> None:
+            job.phase = "writing" if done < total else "opening"
+            job.done, job.total = int(done), int(total)
 
         def work() -> None:
-            # a failure is recorded in the store's progress, which the page polls
-            with contextlib.suppress(Exception):
-                self.tables.build(rules, on_blocks=writing)
+            try:
+                self.tables.build(rules, on_progress=slices, on_blocks=blocks)
+            except Exception as exc:
+                job.state, job.message = "failed", hide_paths(" ".join(str(exc).split()))
+            else:
+                job.state = "ready"
 
-        if run is not None:
-            run(work)
-        else:
-            threading.Thread(target=work, name=f"table-{rules_key(rules)}", daemon=True).start()
+        run(work)
         return self.table_status(rules)
+
+    def cancel_build(self, rules: AnyRules) -> s.TableOut:
+        """Stop the build of these rules' table (its whole process group)."""
+        key = rules_key(rules)
+        with self._lock:
+            job = self._jobs.get(key)
+        if job is not None and job.state == "building" and job.process is not None:
+            job.state = "failed"
+            job.message = "the build was cancelled"
+            _kill_group(job.process)
+            job.process = None
+        return self.table_status(rules)
+
+    def close(self) -> None:
+        """Stop any build and close open tables (server shutdown)."""
+        with self._lock:
+            jobs = list(self._jobs.values())
+        for job in jobs:
+            if job.process is not None:
+                _kill_group(job.process)
+        self.tables.forget()
 
     # -- analysis --------------------------------------------------------------------------
     def analysis(self, spec: s.GameSpec) -> s.AnalysisOut:
         """Values of the position, of every legal move and of every position of the game."""
         rules, session = replay(spec)
+        try:
+            return self._analysis(rules, session)
+        except CorruptTableError:
+            self._forget_table(rules)  # the next request opens the file again
+            raise
+
+    def _analysis(self, rules: AnyRules, session: Session) -> s.AnalysisOut:
         to_move = session.to_move
         status = self.table_status(rules)
         if status.state != "ready":

@@ -76,6 +76,10 @@ class PerfectPlayer:
         """The complete table for `rules` (built at once on small boards), or None."""
         return self.tables.get(rules, build=self.build_small)
 
+    def trim(self, entries: int) -> None:
+        """Bound the fallback search's tables (see SearchPlayer.trim)."""
+        self.fallback.trim(entries)
+
     def has_table(self, rules: DodgemRules) -> bool:
         """True if a complete table is open (or can be built at once) for `rules`."""
         return self.table(rules) is not None

@@ -37,6 +37,14 @@ class _SearchOwner:
             s = self._searchers[rules] = Searcher(FastBoard(rules))
         return s
 
+    def trim(self, entries: int) -> None:
+        """Empty any search table over `entries` entries (bounds a long-lived player)."""
+        for s in self._searchers.values():
+            if len(s.tt) > entries:
+                s.tt.clear()
+            if len(s.history_score) > entries:
+                s.history_score.clear()
+
 
 class NoisySearchPlayer(_SearchOwner):
     """A shallow searcher that misjudges: every move is scored `depth` plies deep, Gaussian

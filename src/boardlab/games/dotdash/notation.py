@@ -20,7 +20,7 @@ LETTERS = "RB"  # red is player 0, blue player 1
 MIN_SIZE, MAX_SIZE = 7, 19
 _WORDS = BoardWords("Dot Dash", "row", "points", "stones")
 
-_POINT = r"([a-sA-S])(\d{1,2})"
+_POINT = r"([a-sA-S])([0-9]{1,2})"  # ASCII digits only
 
 
 @dataclass(frozen=True, slots=True, order=True)

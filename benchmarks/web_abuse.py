@@ -1,0 +1,320 @@
+"""Web server under abuse: normal play while other clients send the heaviest requests.
+
+For `--seconds` (default 60) on loopback only:
+- 20 clients play normal games on 5×5 Dodgem (a human move checked by /api/state, then a
+  level-2 computer move by /api/move) and time every request;
+- 5 clients send the heaviest requests the API accepts (8×8 level-4 playouts of 1000 plies,
+  level-4 moves on 6×6 to 8×8, table builds), each giving up after 10 s and sending the next;
+- 2 clients send oversized bodies (10 MB of unknown JSON keys);
+- one client asks /api/health every 0.1 s.
+Each simulated client connects from its own loopback address (127.0.0.10 and up), so the
+server tells them apart as it would clients on a network.
+Prints normal-play p50/p95/p99, health latency, errors by kind and the server's memory (RSS
+of the server and its children) at start and end.
+
+Run: python benchmarks/web_abuse.py [--seconds 60] [--port 8161] [--src DIR]
+(`--src` runs the server from another source tree, e.g. an older checkout, for comparison.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+HOST = "127.0.0.1"  # loopback only, never anything else
+NORMAL, HEAVY, OVERSIZED = 20, 5, 2
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def rss_mb(pid: int, children_too: bool = True) -> float:
+    """Resident memory of `pid` (and all its descendants), in MB (Linux /proc)."""
+    children: dict[int, list[int]] = collections.defaultdict(list)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children[ppid].append(int(entry))
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        if children_too:
+            todo.extend(children.get(p, ()))
+        try:
+            with open(f"/proc/{p}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+def start_server(port: int, tables: Path, src: Path | None) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    cmd = [sys.executable, "-m", "boardlab", "serve", "--host", HOST, "--port", str(port),
+           "--tables", str(tables)]  # fmt: skip
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://{HOST}:{port}/api/health", timeout=1)
+            return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("server did not start")
+
+
+def warm_up(base: str, pid: int) -> None:
+    """Before measuring: one level-2 move in the server process and two level-3 moves at
+    once (each in one of the worker processes, which import the players and compile their
+    kernels), then wait until the server's memory stops changing (at most 60 s)."""
+    with httpx.Client(base_url=base, timeout=120) as c:
+        c.post("/api/move", json={"size": 5, "level": "2"})
+        c.post("/api/state", json={"size": 5})
+
+    def heavy(n: int) -> None:
+        with client_at(base, 200 + n, 120) as c:
+            c.post("/api/move", json={"size": 5, "level": "3", "seed": n})
+
+    threads = [threading.Thread(target=heavy, args=(n,)) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    deadline, last = time.monotonic() + 60, rss_mb(pid)
+    while time.monotonic() < deadline:
+        time.sleep(2)
+        now = rss_mb(pid)
+        if abs(now - last) < 2:
+            return
+        last = now
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.times: dict[str, list[float]] = collections.defaultdict(list)
+        self.codes: dict[str, collections.Counter[str]] = collections.defaultdict(
+            collections.Counter
+        )
+
+    def add(self, group: str, seconds: float | None, outcome: str) -> None:
+        with self.lock:
+            if seconds is not None:
+                self.times[group].append(seconds)
+            self.codes[group][outcome] += 1
+
+
+def client_at(base: str, n: int, timeout: float) -> httpx.Client:
+    """An HTTP client from its own loopback address 127.0.0.n, so that the server sees one
+    client per simulated user (as it would over a network)."""
+    transport = httpx.HTTPTransport(local_address=f"127.0.0.{n}")
+    return httpx.Client(base_url=base, timeout=timeout, transport=transport)
+
+
+def timed(
+    stats: Stats, group: str, client: httpx.Client, method: str, url: str, **kw: Any
+) -> httpx.Response | None:
+    t0 = time.perf_counter()
+    try:
+        r = client.request(method, url, **kw)
+    except httpx.TimeoutException:
+        stats.add(group, None, "timeout")
+        return None
+    except httpx.HTTPError as exc:
+        stats.add(group, None, type(exc).__name__)
+        return None
+    stats.add(group, time.perf_counter() - t0, str(r.status_code))
+    return r
+
+
+def client_move(
+    stats: Stats, client: httpx.Client, moves: list[str], seed: int
+) -> httpx.Response | None:
+    """The computer's reply; a game the human's move just ended is answered 400 "the game is
+    over" (IllegalMoveError), which is counted as such, not as an error."""
+    t0 = time.perf_counter()
+    try:
+        r = client.post("/api/move", json={"size": 5, "moves": moves, "level": "2", "seed": seed})
+    except httpx.TimeoutException:
+        stats.add("normal", None, "timeout")
+        return None
+    except httpx.HTTPError as exc:
+        stats.add("normal", None, type(exc).__name__)
+        return None
+    over = r.status_code == 400 and "game is over" in r.text
+    stats.add("normal", time.perf_counter() - t0, "game over" if over else str(r.status_code))
+    return r
+
+
+def normal_client(base: str, seed: int, stop: threading.Event, stats: Stats) -> None:
+    rng = random.Random(seed)
+    with client_at(base, 10 + seed, 30) as client:
+        while not stop.is_set():
+            moves: list[str] = []
+            for _ in range(30):
+                if stop.is_set():
+                    return
+                r = timed(stats, "normal", client, "POST", "/api/state",
+                          json={"size": 5, "moves": moves})  # fmt: skip
+                if r is None or r.status_code != 200:
+                    break
+                state = r.json()
+                if state["result"] or not state["legal_moves"]:
+                    break
+                moves.append(rng.choice(state["legal_moves"]))
+                r = client_move(stats, client, moves, seed)
+                if r is None or r.status_code != 200:
+                    break
+                data = r.json()
+                moves = data["state"]["moves"]
+                if data["state"]["result"]:
+                    break
+
+
+def heavy_client(base: str, k: int, stop: threading.Event, stats: Stats) -> None:
+    rng = random.Random(1000 + k)
+    variants = ["classic", "blocked-loses", "misere"]
+    with client_at(base, 40 + k, 10) as client:
+        i = 0
+        while not stop.is_set():
+            i += 1
+            kind = (k + i) % 3
+            if kind == 0:
+                body: dict[str, Any] = {"size": 8, "players": ["4", "4"], "max_plies": 1000,
+                                        "seed": i}  # fmt: skip
+                timed(stats, "heavy", client, "POST", "/api/playout", json=body)
+            elif kind == 1:
+                body = {"size": rng.choice([6, 7, 8]), "level": "4", "seed": i}
+                timed(stats, "heavy", client, "POST", "/api/move", json=body)
+            else:
+                body = {"size": 5, "variant": variants[i % len(variants)]}
+                timed(stats, "heavy", client, "POST", "/api/tables", json=body)
+
+
+def oversized_client(base: str, k: int, stop: threading.Event, stats: Stats) -> None:
+    junk = {f"k{i:07d}": "x" * 80 for i in range(110_000)}  # about 10 MB
+    body = json.dumps({"size": 5, **junk}).encode()
+    with client_at(base, 50 + k, 20) as client:
+        while not stop.is_set():
+            timed(stats, "oversized", client, "POST", "/api/state", content=body,
+                  headers={"content-type": "application/json"})  # fmt: skip
+            time.sleep(0.2)
+
+
+def health_client(base: str, stop: threading.Event, stats: Stats) -> None:
+    with client_at(base, 60, 30) as client:
+        while not stop.is_set():
+            timed(stats, "health", client, "GET", "/api/health")
+            time.sleep(0.1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seconds", type=float, default=60.0, help="length of the run (max 120)")
+    ap.add_argument("--port", type=int, default=8161, help="loopback port for the server")
+    ap.add_argument("--src", type=Path, default=None, help="run the server from this src dir")
+    ap.add_argument("--normal", type=int, default=NORMAL, help=f"normal clients ({NORMAL})")
+    ap.add_argument("--heavy", type=int, default=HEAVY, help=f"heavy clients ({HEAVY})")
+    ap.add_argument("--oversized", type=int, default=OVERSIZED, help=f"({OVERSIZED})")
+    args = ap.parse_args()
+    normal_n = min(max(args.normal, 0), 25)
+    heavy_n = min(max(args.heavy, 0), 5)
+    oversized_n = min(max(args.oversized, 0), 2)
+    seconds = min(max(args.seconds, 5.0), 120.0)
+    base = f"http://{HOST}:{args.port}"
+    print(f"machine: {platform.machine()} cpus={os.cpu_count()} python={platform.python_version()}"
+          f" server source: {args.src or 'installed package'}")  # fmt: skip
+    load_start = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="boardlab-abuse-") as tmp:
+        proc = start_server(args.port, Path(tmp) / "tables", args.src)
+        try:
+            warm_up(base, proc.pid)
+            mem_start = rss_mb(proc.pid)
+            main_start = rss_mb(proc.pid, children_too=False)
+            stats = Stats()
+            stop = threading.Event()
+            threads = [threading.Thread(target=normal_client, args=(base, i, stop, stats))
+                       for i in range(normal_n)]  # fmt: skip
+            threads += [threading.Thread(target=heavy_client, args=(base, k, stop, stats))
+                        for k in range(heavy_n)]  # fmt: skip
+            threads += [threading.Thread(target=oversized_client, args=(base, k, stop, stats))
+                        for k in range(oversized_n)]  # fmt: skip
+            threads.append(threading.Thread(target=health_client, args=(base, stop, stats)))
+            for t in threads:
+                t.daemon = True
+                t.start()
+            mem_peak = mem_start
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                time.sleep(1.0)
+                mem_peak = max(mem_peak, rss_mb(proc.pid))
+            stop.set()
+            for t in threads:
+                t.join(timeout=35)
+            mem_end = rss_mb(proc.pid)
+            time.sleep(5)
+            mem_after = rss_mb(proc.pid)
+            main_end = rss_mb(proc.pid, children_too=False)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    normal, health = stats.times["normal"], stats.times["health"]
+    ms = 1000.0
+    print(f"run: {seconds:.0f} s, {normal_n} normal clients, {heavy_n} heavy, "
+          f"{oversized_n} oversized; machine load average {load_start:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after (other programs count too)")  # fmt: skip
+    if normal:
+        p50, p95 = statistics.median(normal) * ms, percentile(normal, 0.95) * ms
+        p99, top = percentile(normal, 0.99) * ms, max(normal) * ms
+        print(f"normal play: {len(normal)} answered, p50 {p50:.0f} ms, p95 {p95:.0f} ms, "
+              f"p99 {p99:.0f} ms, max {top:.0f} ms")  # fmt: skip
+    else:
+        print("normal play: no request answered")
+    if health:
+        h50, h95, htop = statistics.median(health), percentile(health, 0.95), max(health)
+        print(f"health: {len(health)} answered, p50 {h50 * ms:.1f} ms, "
+              f"p95 {h95 * ms:.1f} ms, max {htop * ms:.1f} ms")  # fmt: skip
+    for group in ("normal", "heavy", "oversized", "health"):
+        codes = dict(sorted(stats.codes[group].items()))
+        print(f"{group} outcomes: {codes}")
+    bad = sum(n for code, n in stats.codes["normal"].items() if code not in ("200", "game over"))
+    print(f"normal-play errors: {bad}")
+    print(f"server memory: start {mem_start:.0f} MB, peak {mem_peak:.0f} MB, "
+          f"end {mem_end:.0f} MB, 5 s after {mem_after:.0f} MB (with worker processes); "
+          f"server process alone {main_start:.0f} -> {main_end:.0f} MB")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

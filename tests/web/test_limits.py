@@ -1,0 +1,276 @@
+"""Bounded work and memory per request (issue items 1 and 3): playouts stop at their deadline,
+a client that goes away stops its work, one client cannot take every thread, player pools
+and their search tables stay bounded."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from tests.web.conftest import serving
+
+from boardlab.solver.store import TableStore
+from boardlab.web import create_app
+from boardlab.web import service as service_module
+from boardlab.web.limits import WorkLimits
+from boardlab.web.schemas import MoveRequest
+from boardlab.web.service import Service
+
+HEAVY = {"size": 8, "players": ["3", "3"], "max_plies": 1000, "seed": 1}
+
+
+def other_client(base: str, timeout: float = 30) -> httpx.Client:
+    """A client from another loopback address (127.0.0.2), i.e. another client to the server."""
+    transport = httpx.HTTPTransport(local_address="127.0.0.2")
+    return httpx.Client(base_url=base, timeout=timeout, transport=transport)
+
+
+def test_playout_stops_at_its_deadline_and_can_go_on(tmp_path: Path) -> None:
+    app = create_app(tables=tmp_path, limits=WorkLimits(playout_seconds=1.0))
+    with TestClient(app, base_url="http://localhost") as c:
+        t0 = time.monotonic()
+        r = c.post("/api/playout", json=HEAVY)
+        took = time.monotonic() - t0
+        assert r.status_code == 200, r.text
+        out = r.json()
+        assert out["complete"] is False and out["stopped"] == "time"
+        assert took < 6.0  # the deadline plus at most one level-3 move (1 s cap)
+        # paging: post the moves back and go on from there
+        again = c.post("/api/playout", json={**HEAVY, "moves": out["moves"], "max_plies": 2})
+        assert again.status_code == 200
+        assert again.json()["state"]["moves"][: len(out["moves"])] == out["moves"]
+        if not again.json()["state"]["result"]:
+            assert again.json()["stopped"] in ("plies", "time")
+
+
+def test_playout_cap_in_plies_is_reported(client: TestClient) -> None:
+    out = client.post("/api/playout", json={"size": 5, "players": ["1", "1"], "max_plies": 3})
+    data = out.json()
+    assert len(data["moves"]) == 3 and data["complete"] is False and data["stopped"] == "plies"
+
+
+def test_client_that_goes_away_frees_the_server(tmp_path: Path) -> None:
+    limits = WorkLimits(threads=1, per_client=1, playout_seconds=300)
+    with serving(create_app(tables=tmp_path, limits=limits)) as base:
+        with httpx.Client(base_url=base, timeout=30) as c:
+            c.post("/api/move", json={"size": 8, "level": "3"})  # warm up the kernels
+        with httpx.Client(base_url=base, timeout=1.5) as c:
+            try:
+                c.post("/api/playout", json=HEAVY)
+                raise AssertionError("a 1000-ply 8×8 playout should not finish in 1.5 s")
+            except httpx.ReadTimeout:
+                pass  # the client gives up and disconnects
+        t0 = time.monotonic()
+        with other_client(base) as c:
+            r = c.post("/api/move", json={"size": 3, "level": "1"})
+        assert r.status_code == 200, r.text
+        # the abandoned playout stopped at its next ply instead of holding the only thread
+        assert time.monotonic() - t0 < 8.0
+
+
+def test_one_client_cannot_take_every_thread(tmp_path: Path) -> None:
+    limits = WorkLimits(threads=2, per_client=1, waiting_per_client=0, playout_seconds=3)
+    with serving(create_app(tables=tmp_path, limits=limits)) as base:
+        results: list[Any] = []
+
+        def heavy() -> None:
+            with httpx.Client(base_url=base, timeout=30) as c:
+                results.append(c.post("/api/playout", json=HEAVY))
+
+        t = threading.Thread(target=heavy)
+        t.start()
+        time.sleep(0.5)
+        with httpx.Client(base_url=base, timeout=30) as c:
+            second = c.post("/api/playout", json=HEAVY)  # same client, share used up
+        assert second.status_code == 429
+        assert second.json()["kind"] == "TooManyRequestsError"
+        t0 = time.monotonic()
+        with other_client(base) as c:
+            r = c.post("/api/move", json={"size": 3, "level": "1"})
+        assert r.status_code == 200 and time.monotonic() - t0 < 2.0
+        t.join(timeout=30)
+        assert results and results[0].status_code == 200
+
+
+def test_a_full_server_answers_busy_instead_of_queueing_forever(tmp_path: Path) -> None:
+    limits = WorkLimits(threads=1, per_client=1, queue_seconds=0.5, playout_seconds=4)
+    with serving(create_app(tables=tmp_path, limits=limits)) as base:
+        t = threading.Thread(
+            target=lambda: httpx.post(base + "/api/playout", json=HEAVY, timeout=30)
+        )
+        t.start()
+        time.sleep(0.5)
+        with other_client(base) as c:
+            t0 = time.monotonic()
+            r = c.post("/api/move", json={"size": 3, "level": "1"})
+        assert r.status_code == 503 and r.json()["kind"] == "ServerBusyError"
+        assert time.monotonic() - t0 < 3.0
+        t.join(timeout=30)
+
+
+def test_player_pools_are_bounded(tmp_path: Path) -> None:
+    service = Service(TableStore(tmp_path), max_pools=2)
+    for level in ("1", "2", "3", "random"):
+        for size in (3, 4):
+            service.computer_move(MoveRequest(size=size, level=level))
+            assert service.pool_count() <= 2
+
+
+def _search_table_sizes(service: Service) -> list[int]:
+    sizes = []
+    for pool in service._players.values():
+        for player in list(pool._free.queue):
+            owner = getattr(player, "fallback", player)
+            sizes += [len(s.tt) for s in getattr(owner, "_searchers", {}).values()]
+    return sizes
+
+
+def test_search_tables_are_trimmed_between_requests(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    req = MoveRequest(size=6, level="4", forced=False)
+    untrimmed = Service(TableStore(tmp_path))
+    monkeypatch.setattr(service_module, "SEARCH_TABLE_ENTRIES", 10**9)
+    untrimmed.computer_move(req)
+    assert max(_search_table_sizes(untrimmed)) > 1000  # a level-4 search fills its table
+    monkeypatch.setattr(service_module, "SEARCH_TABLE_ENTRIES", 1000)
+    service = Service(TableStore(tmp_path))
+    service.computer_move(req)
+    sizes = _search_table_sizes(service)
+    assert sizes and max(sizes) <= 1000
+
+
+def _worker_pids() -> list[int]:
+    """This process's children that are multiprocessing spawn workers."""
+    me, pids = os.getpid(), []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmd = fh.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == me and b"spawn_main" in cmd:
+            pids.append(int(entry))
+    return pids
+
+
+@pytest.mark.slow
+def test_heavy_work_in_worker_processes_survives_a_killed_worker(tmp_path: Path) -> None:
+    limits = WorkLimits(processes=True, playout_seconds=60)
+    app = create_app(tables=tmp_path, limits=limits)
+    with serving(app) as base, httpx.Client(base_url=base, timeout=120) as c:
+        r = c.post("/api/move", json={"size": 5, "level": "3"})
+        assert r.status_code == 200 and r.json()["move"]
+        short = c.post("/api/playout", json={**HEAVY, "max_plies": 2})
+        assert short.status_code == 200 and len(short.json()["moves"]) == 2
+        bad = c.post("/api/move", json={"size": 5, "level": "3", "moves": ["zz"]})
+        assert bad.status_code == 400 and bad.json()["kind"] == "NotationError"
+        results: list[Any] = []
+        t = threading.Thread(target=lambda: results.append(c.post("/api/playout", json=HEAVY)))
+        t.start()
+        time.sleep(2.0)
+        workers = _worker_pids()
+        assert workers
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)  # as the out-of-memory killer would
+        t.join(timeout=60)
+        assert results and results[0].status_code == 503
+        assert results[0].json()["kind"] == "ServerBusyError"
+        again = c.post("/api/move", json={"size": 5, "level": "3"})  # a fresh pool answers
+        assert again.status_code == 200
+
+
+def test_a_busy_server_cuts_the_optional_forced_search_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While requests wait for a thread, a move's forced-win search gets
+    `busy_forced_seconds` instead of the full search time; alone it gets the full time."""
+    seen: list[float] = []
+    release = threading.Event()
+    real = service_module.forced_result
+
+    def spy(*args: Any) -> Any:
+        seen.append(args[4])
+        if len(seen) == 1:
+            release.wait(20)  # hold the only thread while others queue behind it
+        return real(*args)
+
+    monkeypatch.setattr(service_module, "forced_result", spy)
+    limits = WorkLimits(threads=1, per_client=1, busy_forced_seconds=0.003)
+    app = create_app(tables=tmp_path, limits=limits)
+    with serving(app) as base:
+        httpx.post(base + "/api/move", json={"size": 3, "level": "1"}, timeout=30)
+        assert seen == [service_module.DEFAULT_BUDGET]  # alone: the full search
+        seen.clear()
+        codes: list[int] = []
+
+        def move(n: int) -> None:
+            transport = httpx.HTTPTransport(local_address=f"127.0.0.{n}")
+            with httpx.Client(base_url=base, timeout=30, transport=transport) as c:
+                codes.append(c.post("/api/move", json={"size": 3, "level": "1"}).status_code)
+
+        threads = [threading.Thread(target=move, args=(n,)) for n in (2, 3, 4)]
+        for t in threads:
+            t.start()
+            time.sleep(0.3)
+        deadline = time.monotonic() + 20
+        while app.state.gate.in_use() < 3:  # all three inside the gate: one runs, two wait
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        release.set()
+        for t in threads:
+            t.join(timeout=30)
+        assert codes == [200, 200, 200]
+        # the first was alone when it started; the second had the third waiting behind it
+        full = service_module.DEFAULT_BUDGET
+        assert seen == [full, 0.003, full]
+
+
+def test_replaying_requests_count_against_the_clients_share(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """State, analysis and records replay up to MAX_MOVES plies sent by the client: they go
+    through the gate too, so a client with its share busy gets 429 while others are served."""
+    from boardlab.web import routes
+
+    release = threading.Event()
+    real = routes.replay
+
+    def slow_replay(spec: Any) -> Any:
+        if spec.size == 7:  # the long replay the first client sends
+            release.wait(20)
+        return real(spec)
+
+    monkeypatch.setattr(routes, "replay", slow_replay)
+    limits = WorkLimits(threads=2, per_client=1, waiting_per_client=0)
+    with serving(create_app(tables=tmp_path, limits=limits)) as base:
+        results: list[Any] = []
+        first = threading.Thread(
+            target=lambda: results.append(httpx.post(base + "/api/state", json={"size": 7}))
+        )
+        first.start()
+        time.sleep(0.5)
+        with httpx.Client(base_url=base, timeout=30) as c:  # the same client again
+            for path in ("/api/state", "/api/analysis", "/api/record/export"):
+                r = c.post(path, json={"size": 5})
+                assert r.status_code == 429 and r.json()["kind"] == "TooManyRequestsError"
+            r = c.post("/api/record/import", json={"text": '[Size "5"]\n\n*\n'})
+            assert r.status_code == 429
+        with other_client(base) as c:
+            t0 = time.monotonic()
+            assert c.post("/api/state", json={"size": 5}).status_code == 200
+            assert time.monotonic() - t0 < 5.0
+        release.set()
+        first.join(timeout=30)
+        assert results and results[0].status_code == 200
