@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from boardlab.core.registry import make_rules
 from boardlab.solver.api import table_path
+from boardlab.solver.store import TableStore
 from boardlab.web import create_app
 
 
@@ -94,10 +95,21 @@ def test_level_4_never_builds_inside_a_move(tables: Path) -> None:
         assert not tables.exists() or not list(tables.rglob("*.bltb"))
 
 
+def pack_files(tables: Path, size: int) -> list[Path]:
+    """The data files of a built table (its folder's pack files)."""
+    files = sorted((table_path(make_rules("dodgem", None, size), tables) / "packs").iterdir())
+    assert files
+    return files
+
+
+def built(tables: Path, size: int) -> list[Path]:
+    TableStore(tables).build(make_rules("dodgem", None, size))
+    return pack_files(tables, size)
+
+
 def test_a_damaged_table_is_flagged_and_can_be_rebuilt(tables: Path) -> None:
-    path = table_path(make_rules("dodgem", None, 3), tables)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(b"BLTABLE\n" + b"\x00" * 64)
+    for f in built(tables, 3):
+        f.write_bytes(b"BLPACK\n" + b"\x00" * 64)
     with local(create_app(tables)) as c:
         out = c.post("/api/move", json={"size": 3, "level": "4"}).json()
         assert out["table"] == "damaged"
@@ -117,17 +129,17 @@ def test_a_damaged_table_is_flagged_and_can_be_rebuilt(tables: Path) -> None:
 
 @pytest.mark.parametrize("kind", ["folder", "device", "unreadable"])
 def test_unreadable_tables_are_answered_cleanly(tables: Path, kind: str) -> None:
-    path = table_path(make_rules("dodgem", None, 3), tables)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if kind == "folder":
-        path.mkdir()
-    elif kind == "device":
-        path.symlink_to("/dev/zero")
-    else:
-        if os.geteuid() == 0:
-            pytest.skip("root reads files without permission")
-        path.write_bytes(b"x")
-        path.chmod(0)
+    if kind == "unreadable" and os.geteuid() == 0:
+        pytest.skip("root reads files without permission")
+    for path in built(tables, 3):
+        path.unlink()
+        if kind == "folder":
+            path.mkdir()
+        elif kind == "device":
+            path.symlink_to("/dev/zero")
+        else:
+            path.write_bytes(b"x")
+            path.chmod(0)
     with local(create_app(tables)) as c:
         status = c.get("/api/tables?size=3")
         assert status.status_code == 200 and status.json()["state"] == "damaged"
@@ -140,9 +152,8 @@ def test_a_table_truncated_under_the_server(tables: Path) -> None:
     with local(create_app(tables)) as c:
         c.post("/api/tables", json={"size": 4})
         wait_for(c, "size=4", {"ready"})
-        path = table_path(make_rules("dodgem", None, 4), tables)
-        size = path.stat().st_size
-        os.truncate(path, size // 2)  # the server has the file open, no block read yet
+        for path in pack_files(tables, 4):  # the server may have them open, no block read yet
+            os.truncate(path, path.stat().st_size // 2)
         r = c.post("/api/analysis", json={"size": 4})
         assert r.status_code == 503
         data = r.json()

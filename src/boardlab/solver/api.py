@@ -139,6 +139,8 @@ class Tablebase:
         }
         self._files: OrderedDict[str, PackFile] = OrderedDict()
         self._lock = threading.Lock()
+        for name in manifest["pack_tiers"]:  # a missing, short or foreign pack: refused now
+            self.pack(name)
 
     @property
     def header(self) -> dict[str, Any]:

@@ -26,7 +26,7 @@ def api(tmp_path: Path) -> Iterator[TestClient]:
         f"sqlite:///{tmp_path / 'friends.sqlite3'}",
         FriendLimits(open_per_client=3, message_bytes=512, messages_per_s=5, message_burst=8),
     )
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://localhost") as c:
         yield c
 
 
@@ -246,7 +246,7 @@ def test_http_calls_per_address_are_rate_limited(tmp_path: Path) -> None:
         f"sqlite:///{tmp_path / 'friends.sqlite3'}",
         FriendLimits(requests_per_s=0.01, request_burst=4),
     )
-    with TestClient(app) as api:
+    with TestClient(app, base_url="http://localhost") as api:
         created = api.post("/api/friends", json={"size": 3}).json()
         codes = [api.get(f"/api/friends/{created['id']}").status_code for _ in range(5)]
         assert codes == [200, 200, 200, 429, 429]
