@@ -7,6 +7,7 @@ Every fact about a game (variants, sizes, colours, levels, setup stage, tables) 
 from __future__ import annotations
 
 import importlib
+import os
 import queue
 import random
 import threading
@@ -214,7 +215,7 @@ class BuildBusyError(BoardLabError):
     """Another table is being built; one build runs at a time (HTTP 409)."""
 
 
-def _set_parent_death_signal() -> None:
+def _set_parent_death_signal(parent: int | None = None) -> None:
     """Make this (child) process end when the process that started it dies, so that no
     build or worker outlives a killed server. A watcher thread checks the parent id (Linux's
     PR_SET_PDEATHSIG would fire when the starting *thread* ends, which in a server is any
@@ -222,7 +223,10 @@ def _set_parent_death_signal() -> None:
     import os
     import signal
 
-    parent = os.getppid()
+    if parent is None:
+        parent = os.getppid()
+    if os.getppid() != parent:  # the parent died while this process was starting
+        os._exit(1)
 
     def watch() -> None:
         while True:
@@ -235,6 +239,34 @@ def _set_parent_death_signal() -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+def _reap_group_with_parent(parent: int) -> None:
+    """Fork a small watcher that kills this process group once the process that started
+    this one is gone. A watcher thread alone is not enough for a build: compiled kernels
+    hold the interpreter lock for seconds at a time, so the thread could not run."""
+    import os
+    import signal
+
+    leader = os.getpid()
+    if os.getppid() != parent:  # the server died while this process was starting
+        os._exit(1)
+    if os.fork() != 0:
+        return
+    try:  # the watcher: nothing but a loop reading the leader's parent id
+        while True:
+            time.sleep(0.5)
+            try:
+                with open(f"/proc/{leader}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                break  # the build has ended and was reaped
+            if fields[0] == b"Z":
+                break  # the build has ended
+            if int(fields[1]) != parent:
+                os.killpg(leader, signal.SIGKILL)  # the server is gone: end the build (and us)
+    finally:
+        os._exit(0)
+
+
 def _build_process(
     game: str,
     variant: str | None,
@@ -242,6 +274,7 @@ def _build_process(
     tables: str | None,
     counters: Any,
     message: Any,
+    server: int,
 ) -> None:
     """Entry point of a build process: its own process group, killed with its parent; a
     failure is written to `message` as one line (no traceback on the server's stderr)."""
@@ -249,7 +282,8 @@ def _build_process(
     import sys
 
     os.setpgrp()
-    _set_parent_death_signal()
+    _reap_group_with_parent(server)
+    _set_parent_death_signal(server)
     with suppress(OSError):
         os.nice(10)  # a build never slows the server's answers
 
@@ -621,6 +655,7 @@ class Service:
                 str(self.tables.folder),
                 counters,
                 message,
+                os.getpid(),
             ),
             name=f"boardlab-build-{key}",
             daemon=True,

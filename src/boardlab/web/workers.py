@@ -35,13 +35,13 @@ _service: Any = None
 _flags: Any = None
 
 
-def _init_worker(tables: str | None, flags: Any) -> None:
+def _init_worker(tables: str | None, flags: Any, server: int) -> None:
     """Worker start: die with the server, leave Ctrl-C to the server, make the service."""
     global _service, _flags
     from boardlab.solver.store import TableStore
     from boardlab.web.service import Service, _set_parent_death_signal
 
-    _set_parent_death_signal()
+    _set_parent_death_signal(server)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with suppress(OSError):
         os.nice(WORKER_NICE)  # the server process and quick requests come first
@@ -118,7 +118,7 @@ class WorkerPool:
                     self.size,
                     mp_context=self._ctx,
                     initializer=_init_worker,
-                    initargs=(self._tables, self._flags),
+                    initargs=(self._tables, self._flags, os.getpid()),
                     max_tasks_per_child=WORKER_TASKS,
                 )
             return self._executor
