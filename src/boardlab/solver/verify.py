@@ -10,6 +10,14 @@ Two checks that share nothing with the retrograde kernel's bookkeeping:
   position with no such chain cannot be stored as a win or loss;
 * a random sample of positions is checked through the game's plain Python rules engine
   (`outcome`, `legal_moves`, `play`) against the table's probes.
+
+The independence is in the bookkeeping, not in the rules: the verifier writes no rules of
+its own. Finished positions and moves come from the game (the tier adapter's `primitive` and
+`moves`, and the rules object in the sample); for Dodgem both take the finished positions
+from the rules kernel (`boardlab.games.dodgem.kernel.terminal_winner`). A wrong rule there is
+caught by the tests (hand-made cases, a separate simple Dodgem for the moves, the old slice
+solver's own terminal rules in tests/solver/legacy for every value of the 3×3 and 4×4
+classic, blocked-loses and misère tables), not here.
 """
 
 from __future__ import annotations

@@ -46,14 +46,13 @@ import numpy.typing as npt
 
 from boardlab.core.errors import NotationError
 from boardlab.core.tiers import TierKernel
+from boardlab.games.dodgem.kernel import BLOCKED_PASSES, blocked_code, terminal_winner
 from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import EXIT, DodgemRules
 
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
 I8 = npt.NDArray[np.int8]
-
-BLOCKED_CODE = {"wins": 0, "loses": 1, "passes": 2}
 
 
 def line_squares(size: int, geometry: str, side: int) -> list[list[int]]:
@@ -187,10 +186,10 @@ def _move_tables(
 # -- compiled per-position functions ----------------------------------------------------------
 # ctx = (params, blob): one int64 array of every board table (made once per board) and the
 # tier's parameters. Few arrays keep each call cheap (numba counts references per array).
-# params: a, b, K, blocked, misere, symmetric, W (move slots), U (un-move slots), then the
-# offsets in blob of: key_size, key_offset, key_of, then per side masks, dest, child, kind,
-# un_src, un_parent; then slot0[K] and slot1[K] (child slot of the tiers a forward move of
-# the first / second side leads to, by its new key).
+# params: a, b, K, blocked (the rules kernel's code), misere, symmetric, W (move slots), U
+# (un-move slots), then the offsets in blob of: key_size, key_offset, key_of, then per side
+# masks, dest, child, kind, un_src, un_parent; then slot0[K] and slot1[K] (child slot of the
+# tiers a forward move of the first / second side leads to, by its new key).
 (P_A, P_B, P_K, P_BLOCKED, P_MISERE, P_SYM, P_W, P_U, O_KSIZE, O_KOFF, O_KOF) = range(11)
 O_SIDE = 11  # per side s: O_SIDE + 6 * s + (0 masks, 1 dest, 2 child, 3 kind, 4 un_src, 5 un_par)
 # the left-right mirror tables (see mirror_tables), then the mirror flag, then the slots
@@ -389,28 +388,23 @@ def _has_car_move(params, blob, s, g, other):  # type: ignore[no-untyped-def]
 
 @nb.njit(cache=True)
 def _terminal(params, blob, side, m0, m1, g0, g1):  # type: ignore[no-untyped-def]
-    """0 invalid, 1 undecided, 2 win, 3 loss for the side to move."""
+    """0 invalid, 1 undecided, 2 win, 3 loss for the side to move: the rules kernel's
+    `terminal_winner` (rule 1 alone first, so the car moves are looked at only when nobody
+    has cleared) in the solver's codes."""
     if m0 & m1:
         return 0
-    misere = params[P_MISERE]
-    mine = m0 if side == 0 else m1
-    theirs = m1 if side == 0 else m0
-    if theirs == 0:
-        return 2 if misere else 3
-    if mine == 0:
-        return 3 if misere else 2
-    if side == 0:
-        can = _has_car_move(params, blob, 0, g0, m1)
-    else:
-        can = _has_car_move(params, blob, 1, g1, m0)
-    if can:
-        return 1
     blocked = params[P_BLOCKED]
-    if blocked == 0:
-        return 2
-    if blocked == 1:
-        return 3
-    return 1
+    misere = params[P_MISERE]
+    winner = terminal_winner(m0, m1, side, 1, blocked, misere)
+    if winner < 0:
+        if side == 0:
+            can = _has_car_move(params, blob, 0, g0, m1)
+        else:
+            can = _has_car_move(params, blob, 1, g1, m0)
+        winner = terminal_winner(m0, m1, side, 1 if can else 0, blocked, misere)
+    if winner < 0:
+        return 1
+    return 2 if winner == side else 3
 
 
 @nb.njit(cache=True)
@@ -479,7 +473,7 @@ def dodgem_moves(ctx, p, slot, index):  # type: ignore[no-untyped-def]
                 else:
                     index[n] = _rank(params, blob, a, k2, 0, x, z)
         n += 1
-    if n == 0 and params[P_BLOCKED] == 2:
+    if n == 0 and params[P_BLOCKED] == BLOCKED_PASSES:
         slot[0] = -1
         index[0] = _rank(params, blob, a, b, 1 - side, x, y)
         n = 1
@@ -523,8 +517,10 @@ def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
             continue
         index[n] = q
         n += 1
-    if params[P_BLOCKED] == 2 and m0 != 0 and m1 != 0:
-        # a pass by the mover: possible when the mover had no car move
+    blocked = params[P_BLOCKED]
+    misere = params[P_MISERE]
+    if blocked == BLOCKED_PASSES and terminal_winner(m0, m1, mover, 1, blocked, misere) < 0:
+        # a pass by the mover: possible when nobody had cleared and the mover had no car move
         if mover == 0:
             can = _has_car_move(params, blob, 0, g0, m1)
         else:
@@ -697,7 +693,7 @@ class DodgemTiers:
     def _params(self, a: int, b: int, slots: I64) -> I64:
         r = self.rules
         _blob, offsets, w, u = self._blob
-        head = [a, b, self._keys, BLOCKED_CODE[r.blocked], int(r.goal == "misere")]
+        head = [a, b, self._keys, blocked_code(r.blocked), int(r.goal == "misere")]
         head += [int(self.symmetric), w, u, *offsets, int(self.mirror)]
         return np.concatenate([np.array(head, np.int64), slots])
 
