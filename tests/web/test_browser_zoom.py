@@ -18,9 +18,7 @@ START = "12R/" + "13/" * 11 + "BBBBB8 r"
 
 @pytest.fixture
 def phone(browser: Any, live_server: str) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB"
-    )
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
     pg = context.new_page()
     errors = watch_errors(pg)
     pg.set_default_timeout(20_000)
@@ -59,7 +57,14 @@ def test_first_tap_zooms_then_a_tap_places_a_pie_stone(phone: Any, live_server: 
     # the zoomed board stays inside the page and scrolls inside its own square
     assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
     box = page.locator("[data-pt=D4]").bounding_box()
-    assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # the coordinates stay readable: column D and row 4 are shown on the visible edges
+    view = page.locator(".dd-scroller").bounding_box()
+    for ruler, label in ((".dd-ruler.cols", "D"), (".dd-ruler.rows", "4")):
+        text = page.locator(f"{ruler} text", has_text=label).first.bounding_box()
+        assert view["x"] <= text["x"] and text["x"] + text["width"] <= view["x"] + view["width"]
+        assert view["y"] <= text["y"] and text["y"] + text["height"] <= view["y"] + view["height"]
+        assert text["height"] >= 14  # CSS pixels
     shot(page, "dotdash13-phone-zoomed", full_page=False)
     page.tap("[data-pt=D4]")
     assert page.locator("[data-stone=D4]").count() == 1
