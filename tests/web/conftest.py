@@ -127,3 +127,19 @@ def shot(page: Any, name: str, full_page: bool = True) -> Path:
     page.wait_for_timeout(250)  # let button transitions finish
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def ensure_table(live_server: str, size: int) -> None:
+    """Build the live server's table of classic Dodgem at `size` if no test did yet (level 4
+    never builds inside a move, so tests of its notices need the table first)."""
+    import time
+
+    import httpx
+
+    httpx.post(live_server + "/api/tables", json={"size": size}, timeout=30)
+    deadline = time.monotonic() + 120
+    while (
+        httpx.get(live_server + f"/api/tables?size={size}", timeout=30).json()["state"] != "ready"
+    ):
+        assert time.monotonic() < deadline, f"the {size}×{size} table was not built"
+        time.sleep(0.2)

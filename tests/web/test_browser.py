@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import pytest
-from tests.web.conftest import shot
+from tests.web.conftest import ensure_table, shot
 
 pytestmark = pytest.mark.browser
 
@@ -309,17 +309,7 @@ def test_import_a_record_and_export_it_again(page: Any) -> None:
 
 
 def test_notice_when_the_computer_has_a_forced_win(page: Any, live_server: str) -> None:
-    # level 4 never builds a table inside a move: build the 3×3 one first (whatever other
-    # tests of this session did), so the move answer carries the table's forced win
-    import time
-
-    import httpx
-
-    httpx.post(live_server + "/api/tables", json={"size": 3}, timeout=30)
-    deadline = time.monotonic() + 120
-    while httpx.get(live_server + "/api/tables?size=3", timeout=30).json()["state"] != "ready":
-        assert time.monotonic() < deadline, "the 3×3 table was not built"
-        time.sleep(0.2)
+    ensure_table(live_server, 3)  # so the move answer carries the table's forced win
     setup_game(page, 3, "4", "human")  # the computer has Blue, a first-player win
     page.wait_for_selector("#notice:not([hidden])")
     text = page.text_content("#notice")

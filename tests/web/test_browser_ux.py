@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.web.conftest import shot, watch_errors
+from tests.web.conftest import ensure_table, shot, watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -161,6 +161,7 @@ def test_no_forced_win_notice_below_level_4(page: Any, level: str) -> None:
 
 
 def test_forced_win_notice_for_level_4_with_plurals(page: Any, live_server: str) -> None:
+    ensure_table(live_server, 3)
     page.select_option("#s-size", "3")
     page.select_option("#s-side0", "4")
     page.select_option("#s-side1", "human")

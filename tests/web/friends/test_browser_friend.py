@@ -39,7 +39,7 @@ def create_game(page: Any, clock: bool = False) -> tuple[str, str]:
     if clock:
         page.check("#f-clock-on")
     page.click("#f-start")
-    page.wait_for_function("document.getElementById('f-invite').value.includes('#g=')")
+    page.wait_for_function("() => document.getElementById('f-invite').value.includes('#g=')")
     invite = page.input_value("#f-invite")
     watch = page.input_value("#f-watch")
     assert "&t=" in invite and "&t=" not in watch

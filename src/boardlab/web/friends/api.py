@@ -57,6 +57,7 @@ from boardlab.web.friends.store import (
     StaleMoveError,
     TooManyGamesError,
 )
+from boardlab.web.schemas import ErrorOut
 
 log = logging.getLogger("boardlab.web.friends")
 T = TypeVar("T")
@@ -197,7 +198,24 @@ def _token(authorization: str | None) -> str | None:
 
 
 Auth = Annotated[str | None, Header(max_length=200)]
-router = APIRouter(prefix="/api/friends", tags=["friends"], dependencies=[Depends(_admit)])
+
+
+def _documented(description: str) -> dict[str, object]:
+    return {"model": ErrorOut, "description": description}
+
+
+ERRORS: dict[int | str, dict[str, object]] = {
+    400: _documented("an illegal move, a bad request or a game that does not allow it now"),
+    403: _documented("a missing, forged or other seat's token"),
+    404: _documented("no shared game has this id"),
+    409: _documented("another move for this position was accepted first"),
+    413: _documented("request body too large"),
+    422: _documented("the request does not fit the schema"),
+    429: _documented("too many requests or open games from this client, or in all"),
+}
+router = APIRouter(
+    prefix="/api/friends", tags=["friends"], dependencies=[Depends(_admit)], responses=ERRORS
+)
 
 
 @router.post("")
