@@ -220,9 +220,9 @@ export function createDotDashBoard(host, handlers) {
     const n = pos.n;
     const size = boardUnits();
     const rows = el("g", { class: "dd-ruler rows", "pointer-events": "none" }, svg);
-    el("rect", { x: 0, y: 0, width: 38, height: size, class: "dd-ruler-bg" }, rows);
+    el("rect", { x: 0, y: 6, width: 38, height: size - 12, class: "dd-ruler-bg" }, rows);
     const cols = el("g", { class: "dd-ruler cols", "pointer-events": "none" }, svg);
-    el("rect", { x: 0, y: size - 34, width: size, height: 34, class: "dd-ruler-bg" }, cols);
+    el("rect", { x: 6, y: size - 34, width: size - 12, height: 28, class: "dd-ruler-bg" }, cols);
     for (let i = 0; i < n; i++) {
       const [x, y] = xy(i, i);
       el("text", { x, y: size - 10, class: "coord dd-coord" }, cols).textContent = COLS[i];
