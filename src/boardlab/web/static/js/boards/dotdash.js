@@ -7,6 +7,7 @@
 import { getLang, t } from "../i18n.js";
 import { moveEnds } from "../position.js";
 import { motionOK } from "./dodgem.js";
+import { zoomFactor, zoomScroll } from "./zoom.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLS = "ABCDEFGHIJKLMNOPQRS";
@@ -74,7 +75,19 @@ export function createDotDashBoard(host, handlers) {
   const info = document.createElement("div");
   info.className = "dd-info";
   const svg = el("svg", { class: "board-svg dd", role: "grid", tabindex: "0" });
-  host.replaceChildren(info, svg);
+  // on a phone a large board zooms on the first tap: the bar says where and zooms back out
+  const zoomBar = document.createElement("div");
+  zoomBar.className = "dd-zoombar";
+  zoomBar.hidden = true;
+  zoomBar.innerHTML = '<span class="dd-zoom-where" aria-live="polite"></span><button type="button" id="dd-zoom-out"></button>';
+  const scroller = document.createElement("div");
+  scroller.className = "dd-scroller";
+  scroller.appendChild(svg);
+  host.replaceChildren(info, zoomBar, scroller);
+  /** magnification now (1: the whole board) and how the last press was made */
+  let zoom = 1;
+  let lastPointer = "";
+  let zoomPt = "";
   /** @type {BoardView} set by the first update, before anything is drawn */
   let view = /** @type {any} */ (null);
   /** @type {{n: number, stones: Map<string, string>, toMove: string}} */
@@ -183,6 +196,7 @@ export function createDotDashBoard(host, handlers) {
       const [x1, y1] = xy(...parsePoint(line.points[line.points.length - 1]));
       el("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: `dd-five c-${view.state.players[line.player]}`, "pointer-events": "none" }, svg);
     }
+    if (zoom > 1) drawRulers();
     if (selected) {
       const [c, r] = parsePoint(selected);
       const [x, y] = xy(c, r);
@@ -199,6 +213,33 @@ export function createDotDashBoard(host, handlers) {
         }
       }
     }
+  }
+
+  /** Zoomed, the board's edges scroll away: coordinates that stay at the visible left and bottom. */
+  function drawRulers() {
+    const n = pos.n;
+    const size = boardUnits();
+    const rows = el("g", { class: "dd-ruler rows", "pointer-events": "none" }, svg);
+    el("rect", { x: 0, y: 6, width: 38, height: size - 12, class: "dd-ruler-bg" }, rows);
+    const cols = el("g", { class: "dd-ruler cols", "pointer-events": "none" }, svg);
+    el("rect", { x: 6, y: size - 34, width: size - 12, height: 28, class: "dd-ruler-bg" }, cols);
+    for (let i = 0; i < n; i++) {
+      const [x, y] = xy(i, i);
+      el("text", { x, y: size - 10, class: "coord dd-coord" }, cols).textContent = COLS[i];
+      el("text", { x: 19, y: y + 9, class: "coord dd-coord" }, rows).textContent = String(i + 1);
+    }
+    placeRulers();
+  }
+
+  /** Keep the rulers on the visible edges of the zoomed board. */
+  function placeRulers() {
+    const cols = svg.querySelector(".dd-ruler.cols");
+    const rows = svg.querySelector(".dd-ruler.rows");
+    if (!cols || !rows || zoom === 1) return;
+    const per = boardUnits() / svg.getBoundingClientRect().width; // SVG units per CSS pixel
+    const bottom = (scroller.scrollTop + scroller.clientHeight) * per;
+    cols.setAttribute("transform", `translate(0 ${bottom - boardUnits()})`);
+    rows.setAttribute("transform", `translate(${scroller.scrollLeft * per} 0)`);
   }
 
   /** @param {string} p */
@@ -231,6 +272,7 @@ export function createDotDashBoard(host, handlers) {
     });
     if (move) {
       selected = null;
+      zoomOut();
       handlers.onMove(move);
     } else handlers.onIllegal(t("dd.slide"));
   }
@@ -358,6 +400,7 @@ export function createDotDashBoard(host, handlers) {
     if (idx >= 0) setup.placed.splice(idx, 1);
     else if (setup.placed.length < 3) setup.placed.push([p, setup.placed.length === 0 ? "R" : "B"]);
     draw();
+    if (setup.placed.length === 3) zoomOut();
     if (setup.placed.length < 3) handlers.onIllegal(t("dd.setup1"));
     else if (setup.vs === "computer") computerChooses();
     else askChoice();
@@ -430,9 +473,61 @@ export function createDotDashBoard(host, handlers) {
     }
   }
 
+  /** The whole board's size in the SVG's own units. */
+  const boardUnits = () => PAD * 2 + (pos.n - 1) * GAP;
+
+  /** Say where the zoomed board is centred (the point last tapped). @param {string} p */
+  function zoomWhere(p) {
+    zoomPt = p;
+    part(zoomBar, ".dd-zoom-where").textContent = t("dd.zoomed", { pt: p });
+  }
+
+  /** Magnify by `k`, centred on (x, y) in CSS pixels of the unzoomed board. @param {number} k @param {number} x @param {number} y @param {string} p */
+  function zoomIn(k, x, y, p) {
+    const w = scroller.clientWidth;
+    const h = scroller.clientHeight;
+    zoom = k;
+    scroller.classList.add("zoomed");
+    svg.style.width = `${k * 100}%`;
+    part(zoomBar, "#dd-zoom-out").textContent = t("dd.zoomOut");
+    zoomWhere(p);
+    zoomBar.hidden = false;
+    const { left, top } = zoomScroll({ x, y, w, h, vw: w, vh: h, k });
+    scroller.scrollTo(left, top);
+    draw();
+  }
+
+  function zoomOut() {
+    if (zoom === 1) return;
+    zoom = 1;
+    scroller.classList.remove("zoomed");
+    svg.style.width = "";
+    scroller.scrollTo(0, 0);
+    zoomBar.hidden = true;
+    if (view) draw();
+  }
+
+  part(zoomBar, "#dd-zoom-out").addEventListener("click", zoomOut);
+  scroller.addEventListener("scroll", placeRulers, { passive: true });
+  svg.addEventListener("pointerdown", (ev) => {
+    lastPointer = ev.pointerType;
+  });
+
   svg.addEventListener("click", (ev) => {
     const target = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest("[data-pt]"));
-    if (target && view && target.dataset.pt) activate(target.dataset.pt);
+    if (!target || !view || !target.dataset.pt) return;
+    const p = target.dataset.pt;
+    const touch = lastPointer === "touch" || lastPointer === "pen" || window.matchMedia("(pointer: coarse)").matches;
+    if (zoom === 1 && touch && ev.detail !== 0) {
+      const rect = svg.getBoundingClientRect();
+      const k = zoomFactor((rect.width * GAP) / boardUnits());
+      if (k > 1) {
+        zoomIn(k, ev.clientX - rect.left, ev.clientY - rect.top, p);
+        return;
+      }
+    }
+    if (zoom > 1) zoomWhere(p);
+    activate(p);
   });
 
   return {
@@ -442,6 +537,7 @@ export function createDotDashBoard(host, handlers) {
       view = next;
       pos = parsePosition(next.state.position);
       if (!samePos || !next.interactive) selected = null;
+      if (!samePos) zoomOut();
       drawInfo();
       draw();
       const positions = next.state.positions || [];
@@ -451,6 +547,10 @@ export function createDotDashBoard(host, handlers) {
       prevPosition = next.preview ? null : next.state.position;
     },
     redraw() {
+      if (!zoomBar.hidden) {
+        part(zoomBar, "#dd-zoom-out").textContent = t("dd.zoomOut");
+        zoomWhere(zoomPt);
+      }
       if (view) {
         drawInfo();
         draw();
