@@ -87,7 +87,7 @@ def test_only_the_seat_holder_moves(store: FriendStore, who: str) -> None:
     other = created.invite_token if mover_token == created.token else created.token
     token = {"missing": None, "forged": mover_token[:-2] + "xx", "other seat": other}.get(who)
     if who == "other seat":  # it holds a seat, but not the one to move
-        with pytest.raises(IllegalMoveError, match="turn"):
+        with pytest.raises(SeatError, match="turn"):
             store.move(created.id, token, before.legal_moves[0], 0)
     else:
         for action in (
@@ -131,7 +131,7 @@ def test_unknown_game_and_bad_moves_change_nothing(store: FriendStore) -> None:
     with pytest.raises(IllegalMoveError):
         store.move(created.id, tok, "a3-a2", 0)  # a square of one's own car: not a move
     other = created.invite_token if tok == created.token else created.token
-    with pytest.raises(IllegalMoveError, match="turn"):
+    with pytest.raises(SeatError, match="turn"):
         store.move(created.id, other, before.legal_moves[0], 0)
     assert store.state(created.id) == before
 

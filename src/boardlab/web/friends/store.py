@@ -407,8 +407,11 @@ class FriendStore:
         if ply != game.ply:
             raise StaleMoveError(f"the game is at ply {game.ply}, not {ply}: the board has changed")
         r = self._replay(game)
-        if r.session.to_move != seat.colour:
-            raise IllegalMoveError(f"it is {r.rules.player_names[r.session.to_move]}'s turn")
+        if r.session.to_move != seat.colour:  # a seat moves only for itself: 403
+            names = r.rules.player_names
+            raise SeatError(
+                f"this link's seat is {names[seat.colour]}; it is {names[r.session.to_move]}'s turn"
+            )
         try:
             m = r.rules.parse_move(move)
             r.session.play(m)
