@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.web.conftest import serving
 
+from boardlab.core.registry import make_rules
 from boardlab.solver.store import TableStore
 from boardlab.web import create_app
 from boardlab.web import service as service_module
@@ -274,3 +275,70 @@ def test_replaying_requests_count_against_the_clients_share(
         release.set()
         first.join(timeout=30)
         assert results and results[0].status_code == 200
+
+
+def test_puzzles_and_review_count_against_the_clients_share(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review, a puzzle and puzzles replay games or scan positions: they go through the
+    gate's replay slots, so a client with its share busy gets 429 at once while another
+    client is served, even when long computations fill the computation threads."""
+    from boardlab.web import learn
+
+    TableStore(tmp_path).build(make_rules("dodgem", None, 3))
+    release = threading.Event()
+    held = threading.Event()
+    real = learn._table
+
+    def slow_table(service: Any, rules: Any) -> Any:
+        if not held.is_set():  # the first client's first request holds its replay slot
+            held.set()
+            release.wait(20)
+        return real(service, rules)
+
+    monkeypatch.setattr(learn, "_table", slow_table)
+    limits = WorkLimits(threads=1, per_client=1, waiting_per_client=0, playout_seconds=30)
+    with serving(create_app(tables=tmp_path, limits=limits)) as base:
+        start = httpx.post(base + "/api/state", json={"size": 3}).json()["position"]
+        results: list[Any] = []
+        first = threading.Thread(
+            target=lambda: results.append(
+                httpx.post(base + "/api/review", json={"size": 3}, timeout=30)
+            )
+        )
+        first.start()
+        assert held.wait(10)
+        with httpx.Client(base_url=base, timeout=30) as c:  # the same client again
+            answers = [
+                c.post("/api/review", json={"size": 3, "moves": []}),
+                c.post("/api/puzzle", json={"size": 3, "position": start}),
+                c.get("/api/puzzles?size=3&count=2"),
+            ]
+            for r in answers:
+                assert r.status_code == 429, r.text
+                assert r.json()["kind"] == "TooManyRequestsError"
+        # a long computation from a third client fills the only computation thread
+        busy: list[Any] = []
+        long_one = threading.Thread(
+            target=lambda: busy.append(
+                httpx.Client(
+                    base_url=base,
+                    timeout=60,
+                    transport=httpx.HTTPTransport(local_address="127.0.0.3"),
+                ).post("/api/playout", json={**HEAVY, "max_plies": 60})
+            )
+        )
+        long_one.start()
+        time.sleep(0.5)
+        with other_client(base) as c:
+            t0 = time.monotonic()
+            r = c.post("/api/review", json={"size": 3, "moves": []})
+            assert r.status_code == 200, r.text
+            r = c.get("/api/puzzles?size=3&count=2&seed=1")
+            assert r.status_code == 200 and r.json()["puzzles"], r.text
+            assert time.monotonic() - t0 < 5.0
+        release.set()
+        first.join(timeout=30)
+        assert results and results[0].status_code == 200
+        long_one.join(timeout=60)
+        assert busy and busy[0].status_code == 200

@@ -1,13 +1,15 @@
 """Learning from the tables over HTTP: puzzles, a puzzle from a saved position, and game review,
 with the two pages that use them (/puzzles and /review). Every answer is read from a complete
-table; rules without one get a 404 naming the missing table."""
+table; rules without one get a 404 naming the missing table. Puzzles, a puzzle and review
+replay games or scan positions, so they go through the work gate's replay slots as state and
+analysis do (routes.quick): past a client's share they are answered 429 at once, and they
+never wait behind long computations."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import anyio.to_thread
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
@@ -18,6 +20,7 @@ from boardlab.ai.review import review_game
 from boardlab.core.errors import MissingTableError, UsageError
 from boardlab.core.registry import AnyRules, games, make_rules
 from boardlab.web import schemas as s
+from boardlab.web.routes import QUICK_ERRORS, quick
 from boardlab.web.service import Service, replay, rules_of
 
 STATIC = Path(__file__).parent / "static"
@@ -176,7 +179,7 @@ def puzzle_rulesets(request: Request) -> PuzzleRulesetsOut:
     return PuzzleRulesetsOut(rulesets=out)
 
 
-@router.get("/api/puzzles")
+@router.get("/api/puzzles", responses=QUICK_ERRORS)
 async def puzzles(
     request: Request,
     game: Annotated[str, Query(max_length=20)] = "dodgem",
@@ -198,32 +201,40 @@ async def puzzles(
         )
         return PuzzlesOut(seed=seed, puzzles=[PuzzleOut(**p.as_dict()) for p in found])
 
-    return await anyio.to_thread.run_sync(work, limiter=service.limiter)
+    return await quick(request, work)
 
 
-@router.post("/api/puzzle")
-def puzzle_of(spec: PositionSpec, request: Request) -> PuzzleOut:
+@router.post("/api/puzzle", responses=QUICK_ERRORS)
+async def puzzle_of(spec: PositionSpec, request: Request) -> PuzzleOut:
     """The puzzle of one position (a position saved from a game), if exactly one move keeps
     its value; 400 when it is no puzzle."""
     service = _service(request)
-    rules = rules_of(spec.game, spec.variant, spec.size)
-    table = _table(service, rules)
-    position = rules.parse_position(spec.position)
-    found = make_puzzle(rules, table, position)
-    if found is None:
-        raise UsageError("this position is no puzzle: more than one move keeps its value")
-    return PuzzleOut(**found.as_dict())
+
+    def work() -> PuzzleOut:
+        rules = rules_of(spec.game, spec.variant, spec.size)
+        table = _table(service, rules)
+        position = rules.parse_position(spec.position)
+        found = make_puzzle(rules, table, position)
+        if found is None:
+            raise UsageError("this position is no puzzle: more than one move keeps its value")
+        return PuzzleOut(**found.as_dict())
+
+    return await quick(request, work)
 
 
-@router.post("/api/review")
-def review(spec: s.GameSpec, request: Request) -> ReviewOut:
+@router.post("/api/review", responses=QUICK_ERRORS)
+async def review(spec: s.GameSpec, request: Request) -> ReviewOut:
     """Every move of the game marked by what it did to the value, with the best move beside
     it and a summary."""
     service = _service(request)
-    rules, session = replay(spec)
-    table = _table(service, rules)
-    result = review_game(rules, table, session.start, session.moves)
-    return ReviewOut(**result.as_dict())
+
+    def work() -> ReviewOut:
+        rules, session = replay(spec)
+        table = _table(service, rules)
+        result = review_game(rules, table, session.start, session.moves)
+        return ReviewOut(**result.as_dict())
+
+    return await quick(request, work)
 
 
 @router.get("/puzzles", include_in_schema=False)

@@ -572,6 +572,7 @@ class Service:
                 solvable=True,
                 state="damaged",
                 message=f"table damaged: {hide_paths(str(exc))}",
+                estimate_s=BUILD_ESTIMATE_S.get(rules.size),
             )
         return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
 

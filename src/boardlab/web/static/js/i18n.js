@@ -22,6 +22,8 @@ const en = {
   "level4.searchOnly": "Level 4 plays by search: {game} has no tables.",
   "level4.building": "Level 4 plays by search until its table is built.",
   "level4.offer": "Build the table (about {s} s)",
+  "level4.damaged": "Level 4 plays by search because its table is damaged: {message}.",
+  "level4.rebuild": "Rebuild the table (about {s} s)",
   "level4.tag.perfect": "perfect",
   "level4.tag.search": "search",
   "table.solving": "Solving: {pct}%",
@@ -153,6 +155,7 @@ const en = {
   "illegal.loading": "The board is loading.",
   "table.building": "Building the table…",
   "table.unavailable": "No table is available for this game.",
+  "table.damaged": "rebuild it",
   "chart.label": "Value of each position of the game",
   "chart.ply": "ply",
   "chart.legend": "Value for {colour}:",
@@ -202,6 +205,8 @@ const ja = {
   "level4.searchOnly": "{game}にはデータベースがないので、レベル4は探索でプレイします。",
   "level4.building": "データベースができるまで、レベル4は探索でプレイします。",
   "level4.offer": "データベースを作成(約{s}秒)",
+  "level4.damaged": "データベースが壊れているので、レベル4は探索でプレイします({message})。",
+  "level4.rebuild": "データベースを作り直す(約{s}秒)",
   "level4.tag.perfect": "完全",
   "level4.tag.search": "探索",
   "table.solving": "解析中: {pct}%",
@@ -333,6 +338,7 @@ const ja = {
   "illegal.loading": "盤を読み込んでいます。",
   "table.building": "データベースを作成中…",
   "table.unavailable": "このゲームのデータベースはありません。",
+  "table.damaged": "作り直してください",
   "chart.label": "対局中の各局面の評価",
   "chart.ply": "手数",
   "chart.legend": "{colour}から見た評価:",
@@ -415,7 +421,7 @@ export function setLang(next) {
   if (next !== "en" && next !== "ja") return;
   lang = next;
   storage()?.setItem(STORE, lang);
-  applyI18n();
+  if (typeof document !== "undefined") applyI18n(); // (none in unit tests)
   for (const f of listeners) f(lang);
 }
 

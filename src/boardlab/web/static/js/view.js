@@ -9,6 +9,7 @@ import { createGenericBoard } from "./boards/generic.js";
 import { renderChart } from "./chart.js";
 import { isComputer, isWatch } from "./seating.js";
 import { resultOf, seats } from "./state.js";
+import { tableNote } from "./tablenote.js";
 
 /** @type {Record<string, Function>} */
 const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
@@ -173,22 +174,15 @@ export function createView({ store, handlers }) {
       hint.hidden = true;
       return;
     }
-    let text = "";
-    if (mode === "perfect") text = t("level4.perfect");
-    else if (mode === "search") {
-      const game = t(`game.${s.settings.game}`);
-      text = tb && tb.solvable ? t(building ? "level4.building" : "level4.search") : t("level4.searchOnly", { game });
-    }
-    const canBuild = tb && tb.solvable && (tb.state === "missing" || tb.state === "failed");
-    if (canBuild && tb.estimate_s) text += `${getLang() === "ja" ? "" : " "}${t("table.estimate", { s: Math.round(tb.estimate_s) })}`;
+    const { text, offer } = tableNote(tb, mode, t(`game.${s.settings.game}`));
     $("level-text").textContent = text;
     $("s-level4").textContent = text;
+    box.dataset.table = tb ? tb.state : "";
     hint.hidden = !mode;
     box.hidden = false;
-    const offer = t("level4.offer", { s: tb && tb.estimate_s ? Math.round(tb.estimate_s) : "?" });
     for (const b of [build, $("s-build")]) {
-      b.hidden = !canBuild;
-      b.textContent = offer;
+      b.hidden = offer === null;
+      b.textContent = offer ?? "";
     }
     if (building) {
       const frac = tb.total > 0 ? Math.min(1, tb.done / tb.total) : 0;

@@ -1,0 +1,57 @@
+// @ts-check
+import { test, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { setLang } from "../../src/boardlab/web/static/js/i18n.js";
+import { tableNote } from "../../src/boardlab/web/static/js/tablenote.js";
+
+const MESSAGE = "table damaged: pack 0 is short; rebuild it with: boardlab solve dodgem --size 3 --force";
+
+afterEach(() => setLang("en"));
+
+test("a damaged table is named damaged with the server's message and offered a rebuild", () => {
+  setLang("en");
+  const note = tableNote({ state: "damaged", solvable: true, message: MESSAGE, estimate_s: 2 }, "search", "Dodgem");
+  assert.match(note.text, /damaged/);
+  assert.ok(note.text.includes(MESSAGE), note.text);
+  assert.doesNotMatch(note.text, /not built/);
+  assert.equal(note.offer, "Rebuild the table (about 2 s)");
+});
+
+test("the damaged note in Japanese keeps the server's message", () => {
+  setLang("ja");
+  const note = tableNote({ state: "damaged", solvable: true, message: MESSAGE, estimate_s: 2 }, "search", "Dodgem");
+  assert.ok(note.text.includes("壊れて"), note.text);
+  assert.ok(note.text.includes(MESSAGE), note.text);
+  assert.ok(note.offer && note.offer.includes("作り直す"), String(note.offer));
+});
+
+test("a damaged table without a message still says damaged", () => {
+  setLang("en");
+  const note = tableNote({ state: "damaged", solvable: true }, "search", "Dodgem");
+  assert.match(note.text, /damaged: rebuild it\./);
+  assert.equal(note.offer, "Rebuild the table (about ? s)");
+});
+
+test("missing and failed tables are offered a build, not a rebuild", () => {
+  setLang("en");
+  for (const state of ["missing", "failed"]) {
+    const note = tableNote({ state, solvable: true, estimate_s: 30 }, "search", "Dodgem");
+    assert.match(note.text, /not built yet/);
+    assert.match(note.text, /about 30 s/);
+    assert.equal(note.offer, "Build the table (about 30 s)");
+  }
+});
+
+test("ready, building and unsolvable tables offer no build", () => {
+  setLang("en");
+  const ready = tableNote({ state: "ready", solvable: true }, "perfect", "Dodgem");
+  assert.match(ready.text, /perfectly/);
+  assert.equal(ready.offer, null);
+  const building = tableNote({ state: "building", solvable: true }, "search", "Dodgem");
+  assert.match(building.text, /until its table is built/);
+  assert.equal(building.offer, null);
+  const none = tableNote({ state: "unsolvable", solvable: false }, "search", "Dot Dash");
+  assert.match(none.text, /Dot Dash has no tables/);
+  assert.equal(none.offer, null);
+  assert.equal(tableNote(null, null, "Dodgem").offer, null);
+});
