@@ -14,6 +14,7 @@ Run from the repository root with a Python that has `build` (the test extra):
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -121,8 +122,12 @@ def _main(root: Path) -> int:
     )
 
     run([str(boardlab), "solve", "--size", "4"], **opts)
-    tables = list((home / "data").rglob("*.bltb"))
-    check(len(tables) == 1, f"boardlab solve --size 4 wrote {tables}")
+    manifests = list((home / "data").rglob("manifest.json"))
+    complete = [m for m in manifests if json.loads(m.read_text()).get("complete") is True]
+    check(
+        len(manifests) == 1 and len(complete) == 1,
+        f"boardlab solve --size 4 wrote complete tables ({[m.parent.name for m in complete]})",
+    )
     cached = [p for p in (home / "cache").rglob("*") if p.suffix in (".nbi", ".nbc")]
     check(bool(cached), f"{len(cached)} compiled kernel files under the user cache directory")
     in_site = [p for p in site.rglob("*") if p.suffix in (".nbi", ".nbc")]
