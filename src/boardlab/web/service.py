@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-import anyio
-
 from boardlab.ai.base import default_level, level_names, make_player
 from boardlab.ai.forced import DEFAULT_BUDGET, forced_result
 from boardlab.core.errors import (
@@ -216,12 +214,11 @@ class BuildBusyError(BoardLabError):
 
 
 def _set_parent_death_signal(parent: int | None = None) -> None:
-    """Make this (child) process end when the process that started it dies, so that no
-    build or worker outlives a killed server. A watcher thread checks the parent id (Linux's
+    """Make this (worker) process end when the process that started it dies, so that no
+    worker outlives a killed server. A watcher thread checks the parent id (Linux's
     PR_SET_PDEATHSIG would fire when the starting *thread* ends, which in a server is any
-    time)."""
+    time). Builds use `_reap_group_with_parent` instead."""
     import os
-    import signal
 
     if parent is None:
         parent = os.getppid()
@@ -232,8 +229,6 @@ def _set_parent_death_signal(parent: int | None = None) -> None:
         while True:
             time.sleep(0.5)
             if os.getppid() != parent:
-                if os.getpgrp() == os.getpid():  # a build leads its group: end all of it
-                    os.killpg(os.getpid(), signal.SIGKILL)
                 os._exit(1)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
@@ -283,7 +278,6 @@ def _build_process(
 
     os.setpgrp()
     _reap_group_with_parent(server)
-    _set_parent_death_signal(server)
     with suppress(OSError):
         os.nice(10)  # a build never slows the server's answers
 
@@ -340,15 +334,12 @@ class Service:
     def __init__(
         self,
         tables: TableStore,
-        compute_threads: int = 4,
         *,
         allow_builds: bool = False,
         max_pools: int = MAX_POOLS,
     ) -> None:
         self.tables = tables
         self.allow_builds = allow_builds
-        # computer moves and playouts share this many worker threads (see web.limits)
-        self.limiter = anyio.CapacityLimiter(compute_threads)
         self._lock = threading.Lock()
         self._players: OrderedDict[tuple[str, str], PlayerPool] = OrderedDict()
         self._max_pools = max(1, max_pools)
