@@ -37,6 +37,7 @@ BYTES_PER_POSITION = 24  # kernel work arrays while a tier is solved (codes incl
 MANIFEST = "manifest.json"
 GiB = 1 << 30
 DEFAULT_BUDGET = 12 * GiB
+OPEN_PACKS = 64  # pack files a worker keeps open
 
 
 class SolveError(BoardLabError):
@@ -143,7 +144,29 @@ class ChildCache:
         self.budget = budget
         self.used = 0
         self._items: OrderedDict[tuple[str, int], npt.NDArray[np.uint16]] = OrderedDict()
+        # open pack files, most recently used last: a pack holds many small tiers, and its
+        # header (checked in full when opened) is read once, not once per tier
+        self._files: OrderedDict[Path, PackFile] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _pack(self, path: Path, hint: str) -> PackFile:
+        pf = self._files.get(path)
+        if pf is not None:
+            self._files.move_to_end(path)
+            return pf
+        pf = self._files[path] = PackFile(path, hint)
+        while len(self._files) > OPEN_PACKS:
+            self._files.popitem(last=False)[1].close()
+        return pf
+
+    def close(self) -> None:
+        """Close the pack files and drop the cached tiers."""
+        with self._lock:
+            for pf in self._files.values():
+                pf.close()
+            self._files.clear()
+            self._items.clear()
+            self.used = 0
 
     def get(self, folder: Path, tier: int, pack: str, hint: str) -> npt.NDArray[np.uint16]:
         """The codes of a solved tier, from the cache or its pack file."""
@@ -153,11 +176,9 @@ class ChildCache:
             if arr is not None:
                 self._items.move_to_end(key)
                 return arr
-        pf = PackFile(pack_path(folder, pack), hint)
-        try:
+        with self._lock:
+            pf = self._pack(pack_path(folder, pack), hint)
             arr = pf.tier_codes(tier)
-        finally:
-            pf.close()
         with self._lock:
             self._items[key] = arr
             self.used += arr.nbytes
@@ -165,6 +186,12 @@ class ChildCache:
                 _, old = self._items.popitem(last=False)
                 self.used -= old.nbytes
         return arr
+
+
+def _clear_caches() -> None:
+    for cache in _CACHE.values():
+        cache.close()
+    _CACHE.clear()
 
 
 _GAMES: dict[str, TierGame] = {}
@@ -183,7 +210,7 @@ def _cache(budget: int) -> ChildCache:
     key = str(budget)
     cache = _CACHE.get(key)
     if cache is None:
-        _CACHE.clear()
+        _clear_caches()
         cache = _CACHE[key] = ChildCache(budget)
     return cache
 
@@ -452,7 +479,7 @@ class _LocalRunner:
             yield pack, head
 
     def close(self) -> None:
-        _CACHE.clear()
+        _clear_caches()
 
 
 class _DaskRunner:
