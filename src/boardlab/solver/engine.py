@@ -27,8 +27,15 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import BoardLabError, CorruptTableError
+from boardlab.core.retrograde import (
+    BAD_CHILD,
+    NO_MOVES,
+    TOO_BIG,
+    TOO_DEEP,
+    solve_tier,
+    work_arrays,
+)
 from boardlab.core.tiers import TierGame, tier_game_from_spec
-from boardlab.solver.kernel import BAD_CHILD, NO_MOVES, TOO_BIG, TOO_DEEP, solve_tier
 from boardlab.solver.tierfile import DEFAULT_CODEC, SUFFIX, PackFile, read_header, write_pack
 
 PACK_POSITIONS = 1 << 21
@@ -229,9 +236,16 @@ def solve_one_tier(
         joined = np.zeros(1, np.uint16)
     code = np.zeros(size, np.uint16)
     ctx = game.tier_context(tier)
-    res = int(
-        solve_tier(k.primitive, k.moves, k.unmoves, ctx, size, k.max_moves, joined, base, code)
-    )
+    work = work_arrays(size, k.max_moves)
+    if k.solve is not None:
+        res = int(k.solve(ctx, size, k.max_moves, joined, base, code, work))
+    else:
+        res = int(
+            solve_tier(
+                k.primitive, k.moves, k.unmoves, ctx, size, k.max_moves, joined, base, code, work
+            )
+        )
+    del work
     if res < 0:
         why = {
             BAD_CHILD: "a move leads to an invalid child entry",

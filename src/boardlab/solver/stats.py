@@ -43,12 +43,13 @@ class TableStats:
         }
 
 
-@nb.njit(cache=False)  # takes compiled functions: see solver/kernel.py
+@nb.njit(cache=False)  # takes compiled functions: see boardlab.core.retrograde
 def reach_tier(  # type: ignore[no-untyped-def]
-    primitive, moves, ctx, mark, max_moves, child_marks, codes, counts
+    primitive, moves, ctx, mark, max_moves, child_marks, child_base, codes, counts
 ):
     """Mark everything reachable inside a tier from its marked positions, mark the children
-    reached, and count the codes of the tier's reached positions."""
+    reached (child s at `child_marks[child_base[s]:]`), and count the codes of the tier's
+    reached positions."""
     slot = np.empty(max_moves, np.int64)
     idx = np.empty(max_moves, np.int64)
     stack = np.empty(1024, np.int64)
@@ -68,7 +69,7 @@ def reach_tier(  # type: ignore[no-untyped-def]
         for j in range(n):
             s = slot[j]
             if s >= 0:
-                child_marks[s][idx[j]] = 1
+                child_marks[child_base[s] + idx[j]] = 1
             elif mark[idx[j]] == 0:
                 mark[idx[j]] = 1
                 if top == stack.shape[0]:
@@ -99,15 +100,20 @@ def reachable_counts(table: Tablebase, start: Any) -> npt.NDArray[np.int64]:
         for c in kids:
             if c not in marks:
                 marks[c] = np.zeros(full.tier_size(c), np.uint8)
-        child_marks = nb.typed.List.empty_list(nb.types.uint8[::1])
-        for c in kids:
-            child_marks.append(marks[c])  # the arrays themselves: the kernel marks them
+        # the children's marks side by side in one array (one flat index in the kernel, much
+        # faster than a list of arrays), copied back once the tier is walked
+        base = np.zeros(len(kids) + 1, np.int64)
+        np.cumsum([len(marks[c]) for c in kids], out=base[1:])
+        joined = np.concatenate([marks[c] for c in kids]) if kids else np.zeros(1, np.uint8)
         canon = game.canonical_tier(tier)
         codes = game.unfold(tier, table.pack(table.pack_of(canon)).tier_codes(canon))
         reach_tier(
-            k.primitive, k.moves, full.tier_context(tier), mark, k.max_moves, child_marks,
+            k.primitive, k.moves, full.tier_context(tier), mark, k.max_moves, joined, base,
             codes, counts,
         )  # fmt: skip
+        for i, c in enumerate(kids):
+            marks[c] = joined[base[i] : base[i + 1]].copy()
+        del joined
     return counts
 
 

@@ -45,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import NotationError
+from boardlab.core.retrograde import solve_tier_body
 from boardlab.core.tiers import TierKernel
 from boardlab.games.dodgem.kernel import BLOCKED_PASSES, blocked_code, terminal_winner
 from boardlab.games.dodgem.notation import DodgemPosition
@@ -534,6 +535,27 @@ def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
 KERNEL_FUNCS = (dodgem_primitive, dodgem_moves, dodgem_unmoves)
 
 
+# the retrograde kernel with the functions above inlined, compiled without reference counting
+# (it allocates nothing) and cached on disk
+@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def dodgem_solve_tier(  # type: ignore[no-untyped-def]
+    ctx, size, max_moves, child_codes, child_base, code, work
+):
+    """`boardlab.core.retrograde.solve_tier_body` for the Dodgem family."""
+    return solve_tier_body(
+        dodgem_primitive,
+        dodgem_moves,
+        dodgem_unmoves,
+        ctx,
+        size,
+        max_moves,
+        child_codes,
+        child_base,
+        code,
+        work,
+    )
+
+
 @nb.njit(cache=True)
 def _unfold(params, blob, a, b, canonical, out):  # type: ignore[no-untyped-def]
     """Codes of the full tier (a, b) (index (side * |A| + x) * |B| + y) from the stored one."""
@@ -606,7 +628,11 @@ class DodgemTiers:
     def kernel(self) -> TierKernel:
         """The compiled functions."""
         return TierKernel(
-            dodgem_primitive, dodgem_moves, dodgem_unmoves, 3 * (self.rules.size - 1) + 1
+            dodgem_primitive,
+            dodgem_moves,
+            dodgem_unmoves,
+            3 * (self.rules.size - 1) + 1,
+            solve=dodgem_solve_tier,
         )
 
     @cached_property
