@@ -54,6 +54,8 @@ class TierKernel:
     # (see boardlab.core.retrograde.solve_tier_body); without it the solver passes the three
     # functions to a generic kernel
     solve: Callable[..., int] | None = None
+    # optional, likewise: the game's own entry to `reach_tier_body` (reachability in stats)
+    reach: Callable[..., int] | None = None
 
 
 @runtime_checkable

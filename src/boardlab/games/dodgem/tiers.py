@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import NotationError
-from boardlab.core.retrograde import solve_tier_body
+from boardlab.core.retrograde import reach_tier_body, solve_tier_body
 from boardlab.core.tiers import TierKernel
 from boardlab.games.dodgem.kernel import BLOCKED_PASSES, blocked_code, terminal_winner
 from boardlab.games.dodgem.notation import DodgemPosition
@@ -556,6 +556,26 @@ def dodgem_solve_tier(  # type: ignore[no-untyped-def]
     )
 
 
+@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def dodgem_reach_tier(  # type: ignore[no-untyped-def]
+    ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
+):
+    """`boardlab.core.retrograde.reach_tier_body` for the Dodgem family."""
+    return reach_tier_body(
+        dodgem_primitive,
+        dodgem_moves,
+        ctx,
+        mark,
+        child_marks,
+        child_base,
+        codes,
+        counts,
+        stack,
+        slot,
+        idx,
+    )
+
+
 @nb.njit(cache=True)
 def _unfold(params, blob, a, b, canonical, out):  # type: ignore[no-untyped-def]
     """Codes of the full tier (a, b) (index (side * |A| + x) * |B| + y) from the stored one."""
@@ -633,6 +653,7 @@ class DodgemTiers:
             dodgem_unmoves,
             3 * (self.rules.size - 1) + 1,
             solve=dodgem_solve_tier,
+            reach=dodgem_reach_tier,
         )
 
     @cached_property
