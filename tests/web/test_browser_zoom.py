@@ -35,8 +35,12 @@ def open_13(page: Any, live_server: str, start: str | None = None) -> None:
 
 
 def target(page: Any, point: str) -> float:
-    """The tap target of `point` as drawn on screen: the smaller side, in CSS pixels."""
-    box = page.locator(f"[data-pt={point}]").bounding_box()
+    """The tap target of `point` as drawn on screen: the smaller side, in CSS pixels (once
+    the point is drawn: the board is redrawn after each move)."""
+    point_el = page.locator(f"[data-pt={point}]")
+    point_el.wait_for(state="visible")
+    box = point_el.bounding_box()
+    assert box is not None, f"{point} is not on screen"
     return float(min(box["width"], box["height"]))
 
 
