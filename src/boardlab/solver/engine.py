@@ -200,10 +200,12 @@ class ChildCache:
         """Drop least recently used tiers (not those in `keep`) until the cache and `extra`
         more bytes fit in the budget."""
         with self._lock:
+            if self.used + extra <= self.budget:
+                return
             for key in [k for k in self._items if k not in keep]:
+                self.used -= self._items.pop(key).nbytes
                 if self.used + extra <= self.budget:
                     break
-                self.used -= self._items.pop(key).nbytes
 
     def key(self, folder: Path, tier: int) -> tuple[str, int]:
         """The cache key of a tier of a tables folder."""
