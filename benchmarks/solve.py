@@ -1,8 +1,8 @@
 """Solve time, peak memory and table size of the tier solver (Dodgem, classic by default).
 
-Each board is solved in a fresh process into a temporary folder twice: "cold" includes
-compiling the kernel (numba compiles it once per process: it takes the game's compiled
-functions as arguments, which numba cannot cache on disk), "warm" is the second solve in the
+Each board is solved in a fresh process into a temporary folder twice: "cold" is the first
+solve of the process (loading the compiled kernel from numba's disk cache, or compiling it
+on the first run after an install), "warm" is the second solve in the
 same process into a new folder ("cpu": its processor time, which is what a busy shared machine
 leaves comparable). Peak memory is the largest resident set of the process.
 
