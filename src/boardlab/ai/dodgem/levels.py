@@ -69,9 +69,7 @@ TUNING: dict[tuple[str, int], Tuning] = {
     ("misere", 4): Tuning(l3_depth=6, contempt=400),
     # 5×5: the default level 3 scored 92% against level 2 and the table 73% against it;
     # a steadier level 1, a 4-ply level 2 and a 4,000-node level 3 share the span evenly
-    ("classic", 5): Tuning(
-        l1_noise=35.0, l1_blunder=0.03, l2_depth=4, l2_noise=15.0, l3_nodes=4000
-    ),
+    ("classic", 5): Tuning(l1_noise=35.0, l1_blunder=0.03, l2_depth=4, l2_noise=8.0, l3_nodes=4000),
 }
 
 
