@@ -9,8 +9,11 @@ from __future__ import annotations
 
 # (game, variant, board size) -> player -> rating; measured 2026-11-23 (see the docs)
 MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
-    ("dodgem", "classic", 3): {"random": 0, "1": 586, "2": 688, "3": 851, "4": 1614},
+    ("dodgem", "classic", 3): {"random": 0, "1": 461, "2": 626, "3": 901, "4": 1176},
     ("dodgem", "classic", 4): {"random": 0, "1": 658, "2": 911, "3": 1125, "4": 1248},
+    ("dodgem", "classic", 5): {"random": 0, "1": 525, "2": 772, "3": 1047, "4": 1292},
+    ("dodgem", "misere", 4): {"random": 0, "1": 501, "2": 649, "3": 844, "4": 1154},
+    ("dodgem", "blocked-loses", 4): {"random": 0, "1": 512, "2": 696, "3": 916, "4": 1367},
     ("dotdash", "standard", 9): {"random": 0, "1": 505, "2": 707, "3": 957, "4": 1267},
 }
 
