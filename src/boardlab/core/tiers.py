@@ -50,6 +50,12 @@ class TierKernel:
     moves: Callable[..., int]
     unmoves: Callable[..., int]
     max_moves: int  # most moves (and un-moves) one position can have
+    # optional: the game's own compiled entry to the retrograde kernel, faster and cached
+    # (see boardlab.core.retrograde.solve_tier_body); without it the solver passes the three
+    # functions to a generic kernel
+    solve: Callable[..., int] | None = None
+    # optional, likewise: the game's own entry to `reach_tier_body` (reachability in stats)
+    reach: Callable[..., int] | None = None
 
 
 @runtime_checkable

@@ -8,8 +8,10 @@ tier is a pack of its own). Packs of a level depend only on packs of lower level
 can be solved in any order, on any number of workers, and the files come out the same.
 
 A pack whose file is valid is never solved again: that is the whole resume logic. Memory:
-a worker holds the tiers it solves (about BYTES_PER_POSITION each) and an LRU cache of
-decompressed child tiers (2 bytes per position) bounded by its share of the memory budget.
+a worker holds the tier it solves (about BYTES_PER_POSITION each, and a copy of its children
+side by side) and an LRU cache of decompressed child tiers (2 bytes per position) that gives
+way to it: together they stay within the worker's share of the memory budget, unless one
+tier alone needs more.
 """
 
 from __future__ import annotations
@@ -27,8 +29,15 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import BoardLabError, CorruptTableError
+from boardlab.core.retrograde import (
+    BAD_CHILD,
+    NO_MOVES,
+    TOO_BIG,
+    TOO_DEEP,
+    solve_tier,
+    work_arrays,
+)
 from boardlab.core.tiers import TierGame, tier_game_from_spec
-from boardlab.solver.kernel import BAD_CHILD, NO_MOVES, TOO_BIG, TOO_DEEP, solve_tier
 from boardlab.solver.tierfile import DEFAULT_CODEC, SUFFIX, PackFile, read_header, write_pack
 
 PACK_POSITIONS = 1 << 21
@@ -37,6 +46,7 @@ BYTES_PER_POSITION = 24  # kernel work arrays while a tier is solved (codes incl
 MANIFEST = "manifest.json"
 GiB = 1 << 30
 DEFAULT_BUDGET = 12 * GiB
+OPEN_PACKS = 64  # pack files a worker keeps open
 
 
 class SolveError(BoardLabError):
@@ -143,21 +153,41 @@ class ChildCache:
         self.budget = budget
         self.used = 0
         self._items: OrderedDict[tuple[str, int], npt.NDArray[np.uint16]] = OrderedDict()
+        # open pack files, most recently used last: a pack holds many small tiers, and its
+        # header (checked in full when opened) is read once, not once per tier
+        self._files: OrderedDict[Path, PackFile] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _pack(self, path: Path, hint: str) -> PackFile:
+        pf = self._files.get(path)
+        if pf is not None:
+            self._files.move_to_end(path)
+            return pf
+        pf = self._files[path] = PackFile(path, hint)
+        while len(self._files) > OPEN_PACKS:
+            self._files.popitem(last=False)[1].close()
+        return pf
+
+    def close(self) -> None:
+        """Close the pack files and drop the cached tiers."""
+        with self._lock:
+            for pf in self._files.values():
+                pf.close()
+            self._files.clear()
+            self._items.clear()
+            self.used = 0
 
     def get(self, folder: Path, tier: int, pack: str, hint: str) -> npt.NDArray[np.uint16]:
         """The codes of a solved tier, from the cache or its pack file."""
-        key = (str(folder), tier)
+        key = self.key(folder, tier)
         with self._lock:
             arr = self._items.get(key)
             if arr is not None:
                 self._items.move_to_end(key)
                 return arr
-        pf = PackFile(pack_path(folder, pack), hint)
-        try:
+        with self._lock:
+            pf = self._pack(pack_path(folder, pack), hint)
             arr = pf.tier_codes(tier)
-        finally:
-            pf.close()
         with self._lock:
             self._items[key] = arr
             self.used += arr.nbytes
@@ -165,6 +195,25 @@ class ChildCache:
                 _, old = self._items.popitem(last=False)
                 self.used -= old.nbytes
         return arr
+
+    def make_room(self, extra: int, keep: set[tuple[str, int]]) -> None:
+        """Drop least recently used tiers (not those in `keep`) until the cache and `extra`
+        more bytes fit in the budget."""
+        with self._lock:
+            for key in [k for k in self._items if k not in keep]:
+                if self.used + extra <= self.budget:
+                    break
+                self.used -= self._items.pop(key).nbytes
+
+    def key(self, folder: Path, tier: int) -> tuple[str, int]:
+        """The cache key of a tier of a tables folder."""
+        return (str(folder), tier)
+
+
+def _clear_caches() -> None:
+    for cache in _CACHE.values():
+        cache.close()
+    _CACHE.clear()
 
 
 _GAMES: dict[str, TierGame] = {}
@@ -183,7 +232,7 @@ def _cache(budget: int) -> ChildCache:
     key = str(budget)
     cache = _CACHE.get(key)
     if cache is None:
-        _CACHE.clear()
+        _clear_caches()
         cache = _CACHE[key] = ChildCache(budget)
     return cache
 
@@ -202,9 +251,16 @@ def solve_one_tier(
         joined = np.zeros(1, np.uint16)
     code = np.zeros(size, np.uint16)
     ctx = game.tier_context(tier)
-    res = int(
-        solve_tier(k.primitive, k.moves, k.unmoves, ctx, size, k.max_moves, joined, base, code)
-    )
+    work = work_arrays(size, k.max_moves)
+    if k.solve is not None:
+        res = int(k.solve(ctx, size, k.max_moves, joined, base, code, work))
+    else:
+        res = int(
+            solve_tier(
+                k.primitive, k.moves, k.unmoves, ctx, size, k.max_moves, joined, base, code, work
+            )
+        )
+    del work
     if res < 0:
         why = {
             BAD_CHILD: "a move leads to an invalid child entry",
@@ -231,28 +287,35 @@ def solve_pack(
     folder: str,
     pack: Pack,
     pack_of: dict[int, str],
-    cache_budget: int,
+    memory: int,
     codec: str = DEFAULT_CODEC,
 ) -> dict[str, Any]:
     """Solve every tier of a pack and write its file (the unit of work of a worker).
 
-    `pack_of` maps every child tier of the pack to the pack that holds it. Returns the pack's
-    summary (positions and counts), the same that its header holds."""
+    `pack_of` maps every child tier of the pack to the pack that holds it; `memory` bounds
+    the worker's cached child tiers together with the tier being solved (its work arrays and
+    its children side by side): before each tier the cache drops what it must to make room.
+    Only a tier whose own needs exceed `memory` goes beyond it. Returns the pack's summary
+    (positions and counts), the same that its header holds."""
     game = _game(spec)
     where = Path(folder)
-    cache = _cache(cache_budget)
+    cache = _cache(memory)
     solved: list[tuple[int, npt.NDArray[np.uint16]]] = []
+    held = 0  # bytes of the pack's solved tiers, kept until the file is written
     counts = np.zeros(65536, np.int64)
     maxrem = 0
     for tier in pack.tiers:
-        kids = [
-            cache.get(where, c, pack_of[c], game.rebuild_command) for c in game.child_tiers(tier)
-        ]
+        children = game.child_tiers(tier)
+        kids = [cache.get(where, c, pack_of[c], game.rebuild_command) for c in children]
+        joined = 2 * sum(len(k) for k in kids) if len(kids) > 1 else 0
+        need = BYTES_PER_POSITION * game.tier_size(tier) + joined + held
+        cache.make_room(need, {cache.key(where, c) for c in children})
         code, rem = solve_one_tier(game, tier, kids)
         del kids
         counts += game.weighted_counts(tier, code)
         maxrem = max(maxrem, rem)
         solved.append((tier, code))
+        held += code.nbytes
     summary = summarise(counts)
     layout = {k: v for k, v in spec.items() if k != "adapter"}
     header = {
@@ -444,15 +507,14 @@ class _LocalRunner:
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
     ) -> Any:
         game = _game(spec)
-        cache_budget = max(GiB // 4, self.budget // 2)
         for pack in todo:
             head = solve_pack(
-                spec, str(folder), pack, _children_map(game, [pack], plan), cache_budget, codec
+                spec, str(folder), pack, _children_map(game, [pack], plan), self.budget, codec
             )
             yield pack, head
 
     def close(self) -> None:
-        _CACHE.clear()
+        _clear_caches()
 
 
 class _DaskRunner:
@@ -477,8 +539,8 @@ class _DaskRunner:
         from distributed import wait
 
         game = _game(spec)
-        # each worker keeps child tiers up to its share of half the budget; the packs in
-        # flight together must fit in the other half
+        # each worker keeps child tiers up to its share of half the budget (less while a
+        # tier is solved); the packs in flight together must fit in the other half
         cache_budget = max(GiB // 8, self.budget // (2 * self.workers))
         free = self.budget - cache_budget * self.workers
         queue = sorted(todo, key=lambda p: -p.largest)  # big ones first: a shorter tail

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from boardlab.core.retrograde import reach_tier
 from boardlab.solver.api import Tablebase
 from boardlab.solver.engine import tier_levels
 
@@ -43,43 +43,6 @@ class TableStats:
         }
 
 
-@nb.njit(cache=False)  # takes compiled functions: see solver/kernel.py
-def reach_tier(  # type: ignore[no-untyped-def]
-    primitive, moves, ctx, mark, max_moves, child_marks, codes, counts
-):
-    """Mark everything reachable inside a tier from its marked positions, mark the children
-    reached, and count the codes of the tier's reached positions."""
-    slot = np.empty(max_moves, np.int64)
-    idx = np.empty(max_moves, np.int64)
-    stack = np.empty(1024, np.int64)
-    top = 0
-    for p in range(mark.shape[0]):
-        if mark[p]:
-            if top == stack.shape[0]:
-                stack = np.concatenate((stack, np.empty(stack.shape[0], np.int64)))
-            stack[top] = p
-            top += 1
-    while top > 0:
-        top -= 1
-        p = stack[top]
-        if primitive(ctx, p) != 1:
-            continue
-        n = moves(ctx, p, slot, idx)
-        for j in range(n):
-            s = slot[j]
-            if s >= 0:
-                child_marks[s][idx[j]] = 1
-            elif mark[idx[j]] == 0:
-                mark[idx[j]] = 1
-                if top == stack.shape[0]:
-                    stack = np.concatenate((stack, np.empty(stack.shape[0], np.int64)))
-                stack[top] = idx[j]
-                top += 1
-    for p in range(mark.shape[0]):
-        if mark[p]:
-            counts[codes[p]] += 1
-
-
 def reachable_counts(table: Tablebase, start: Any) -> npt.NDArray[np.int64]:
     """How many positions reachable from `start` hold each code."""
     game = table.game
@@ -99,15 +62,26 @@ def reachable_counts(table: Tablebase, start: Any) -> npt.NDArray[np.int64]:
         for c in kids:
             if c not in marks:
                 marks[c] = np.zeros(full.tier_size(c), np.uint8)
-        child_marks = nb.typed.List.empty_list(nb.types.uint8[::1])
-        for c in kids:
-            child_marks.append(marks[c])  # the arrays themselves: the kernel marks them
+        # the children's marks side by side in one array (one flat index in the kernel, much
+        # faster than a list of arrays), copied back once the tier is walked
+        base = np.zeros(len(kids) + 1, np.int64)
+        np.cumsum([len(marks[c]) for c in kids], out=base[1:])
+        joined = np.concatenate([marks[c] for c in kids]) if kids else np.zeros(1, np.uint8)
         canon = game.canonical_tier(tier)
         codes = game.unfold(tier, table.pack(table.pack_of(canon)).tier_codes(canon))
-        reach_tier(
-            k.primitive, k.moves, full.tier_context(tier), mark, k.max_moves, child_marks,
-            codes, counts,
-        )  # fmt: skip
+        ctx = full.tier_context(tier)
+        stack = np.empty(len(mark), np.uint32)
+        slot, idx = np.empty(k.max_moves, np.int64), np.empty(k.max_moves, np.int64)
+        if k.reach is not None:
+            k.reach(ctx, mark, joined, base, codes, counts, stack, slot, idx)
+        else:
+            reach_tier(
+                k.primitive, k.moves, ctx, mark, joined, base, codes, counts, stack, slot, idx
+            )
+        del stack
+        for i, c in enumerate(kids):
+            marks[c] = joined[base[i] : base[i + 1]].copy()
+        del joined
     return counts
 
 

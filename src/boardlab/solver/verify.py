@@ -36,7 +36,7 @@ from boardlab.solver.api import Tablebase, decode
 MAX_REPORTED = 20
 
 
-@nb.njit(cache=False)  # takes compiled functions: see solver/kernel.py
+@nb.njit(cache=False)  # takes compiled functions: see boardlab.core.retrograde
 def check_tier(  # type: ignore[no-untyped-def]
     primitive, moves, ctx, codes, max_moves, child_codes, child_base, bad
 ):

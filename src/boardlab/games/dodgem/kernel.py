@@ -113,7 +113,7 @@ def perft_buffer(size: int, depth: int) -> npt.NDArray[np.int64]:
 # -- the rules ------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def terminal_winner(first, second, side, car_move_count, blocked, misere):  # type: ignore[no-untyped-def]
     """Rules 1 and 2 in order: the winner (0 or 1) if the position is over, else -1.
 

@@ -45,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import NotationError
+from boardlab.core.retrograde import reach_tier_body, solve_tier_body
 from boardlab.core.tiers import TierKernel
 from boardlab.games.dodgem.kernel import BLOCKED_PASSES, blocked_code, terminal_winner
 from boardlab.games.dodgem.notation import DodgemPosition
@@ -272,7 +273,7 @@ def board_blob(pl: Placements, geometry: str) -> tuple[I64, list[int], int, int]
     return blob, offsets, w, u
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _half(params, blob, a, b):  # type: ignore[no-untyped-def]
     """Stored (first, second) placement pairs of keys a and b, per side to move."""
     asz = blob[params[O_KSIZE] + a]
@@ -284,7 +285,7 @@ def _half(params, blob, a, b):  # type: ignore[no-untyped-def]
     return (asz - af) // 2 * bsz + af * ((bsz + bf) // 2)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _rank(params, blob, a, b, side, x, y):  # type: ignore[no-untyped-def]
     """Index of (side, x, y) in the stored tier (a, b): with the mirror, of its canonical
     form (the smaller of (x, y) and (mirror x, mirror y))."""
@@ -311,7 +312,7 @@ def _rank(params, blob, a, b, side, x, y):  # type: ignore[no-untyped-def]
     return side * _half(params, blob, a, b) + row + col
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _unrank(params, blob, a, b, p):  # type: ignore[no-untyped-def]
     """(side, x, y) of index p of the stored tier (a, b)."""
     half = _half(params, blob, a, b)
@@ -342,7 +343,7 @@ def _unrank(params, blob, a, b, p):  # type: ignore[no-untyped-def]
     return side, x, y
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _split(params, blob, p):  # type: ignore[no-untyped-def]
     a = params[P_A]
     b = params[P_B]
@@ -355,7 +356,7 @@ def _split(params, blob, p):  # type: ignore[no-untyped-def]
     return side, x, y, g0, g1, half, asz, bsz
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _seen(index, slot, n, q):  # type: ignore[no-untyped-def]
     """Whether in-tier index q is among the first n entries (slot -1)."""
     for j in range(n):  # noqa: SIM110 (numba: a plain loop)
@@ -364,7 +365,7 @@ def _seen(index, slot, n, q):  # type: ignore[no-untyped-def]
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _seen_plain(index, n, q):  # type: ignore[no-untyped-def]
     for j in range(n):  # noqa: SIM110 (numba: a plain loop)
         if index[j] == q:
@@ -372,7 +373,7 @@ def _seen_plain(index, n, q):  # type: ignore[no-untyped-def]
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _has_car_move(params, blob, s, g, other):  # type: ignore[no-untyped-def]
     w = params[P_W]
     od = params[O_SIDE + 6 * s + 1] + g * w
@@ -386,7 +387,7 @@ def _has_car_move(params, blob, s, g, other):  # type: ignore[no-untyped-def]
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _terminal(params, blob, side, m0, m1, g0, g1):  # type: ignore[no-untyped-def]
     """0 invalid, 1 undecided, 2 win, 3 loss for the side to move: the rules kernel's
     `terminal_winner` (rule 1 alone first, so the car moves are looked at only when nobody
@@ -407,7 +408,7 @@ def _terminal(params, blob, side, m0, m1, g0, g1):  # type: ignore[no-untyped-de
     return 2 if winner == side else 3
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def dodgem_primitive(ctx, p):  # type: ignore[no-untyped-def]
     """Terminal value of index p (see boardlab.core.tiers)."""
     params, blob = ctx
@@ -417,7 +418,7 @@ def dodgem_primitive(ctx, p):  # type: ignore[no-untyped-def]
     return _terminal(params, blob, side, m0, m1, g0, g1)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def dodgem_moves(ctx, p, slot, index):  # type: ignore[no-untyped-def]
     """Moves of index p as (child slot or -1, index)."""
     params, blob = ctx
@@ -480,7 +481,7 @@ def dodgem_moves(ctx, p, slot, index):  # type: ignore[no-untyped-def]
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
     """Positions of the same tier with a move to p (each once per move)."""
     params, blob = ctx
@@ -532,6 +533,47 @@ def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
 
 
 KERNEL_FUNCS = (dodgem_primitive, dodgem_moves, dodgem_unmoves)
+
+
+# the retrograde kernel with the functions above inlined, compiled without reference counting
+# (it allocates nothing) and cached on disk
+@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def dodgem_solve_tier(  # type: ignore[no-untyped-def]
+    ctx, size, max_moves, child_codes, child_base, code, work
+):
+    """`boardlab.core.retrograde.solve_tier_body` for the Dodgem family."""
+    return solve_tier_body(
+        dodgem_primitive,
+        dodgem_moves,
+        dodgem_unmoves,
+        ctx,
+        size,
+        max_moves,
+        child_codes,
+        child_base,
+        code,
+        work,
+    )
+
+
+@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def dodgem_reach_tier(  # type: ignore[no-untyped-def]
+    ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
+):
+    """`boardlab.core.retrograde.reach_tier_body` for the Dodgem family."""
+    return reach_tier_body(
+        dodgem_primitive,
+        dodgem_moves,
+        ctx,
+        mark,
+        child_marks,
+        child_base,
+        codes,
+        counts,
+        stack,
+        slot,
+        idx,
+    )
 
 
 @nb.njit(cache=True)
@@ -606,7 +648,12 @@ class DodgemTiers:
     def kernel(self) -> TierKernel:
         """The compiled functions."""
         return TierKernel(
-            dodgem_primitive, dodgem_moves, dodgem_unmoves, 3 * (self.rules.size - 1) + 1
+            dodgem_primitive,
+            dodgem_moves,
+            dodgem_unmoves,
+            3 * (self.rules.size - 1) + 1,
+            solve=dodgem_solve_tier,
+            reach=dodgem_reach_tier,
         )
 
     @cached_property

@@ -1,0 +1,230 @@
+"""One compiled retrograde kernel for every game: solves a tier for "the side to move".
+
+Codes (value for the side to move): 0 invalid index, 1 draw, 2 + 2r win in r plies,
+3 + 2r loss in r plies. The game's compiled functions are those of `boardlab.core.tiers`.
+
+Positions are decided in order of remoteness with a bucket queue: a win in r + 1 as soon as a
+child loss in r is known (or at once, from a solved child tier), a loss when the last child
+is known to be a win for the opponent, its remoteness the largest of theirs plus one.
+Whatever is left undecided is a draw.
+
+The kernel is written once, as `solve_tier_body`. A game may compile its own entry point that
+calls it with the game's functions (see `solve_tier_body`, and `TierKernel.solve`): numba then
+inlines the game's functions into one function without reference counting, which runs about a
+quarter faster and is cached on disk. Otherwise `solve_tier` takes the functions as arguments
+(compiled once per process, as numba cannot cache it). The kernel lives in `core` so that a
+game can build its entry point without depending on the solver.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+INVALID, DRAW = 0, 1
+NONE = 65535  # no pending win / no remoteness
+MAX_REMOTENESS = 30000
+# status codes returned instead of a remoteness
+BAD_CHILD, TOO_DEEP, NO_MOVES, TOO_BIG = -1, -2, -3, -4
+
+
+@nb.njit(cache=True, inline="always")
+def _push(head, ev, ev_next, n_ev, r, p, kind):  # type: ignore[no-untyped-def]
+    ev[n_ev] = (p << 2) | kind
+    ev_next[n_ev] = head[r]
+    head[r] = n_ev
+    return n_ev + 1
+
+
+def work_arrays(size: int, max_moves: int) -> tuple[npt.NDArray[Any], ...]:
+    """The kernel's work arrays for a tier of `size` indices (about 24 bytes per index with
+    the codes): allocated here, so that a kernel compiled without reference counting (which
+    cannot allocate) can use them."""
+    return (
+        np.zeros(size, np.uint8),  # flags: 1 decided, 2 has a drawn child
+        np.zeros(size, np.uint8),  # in-tier moves not yet known to win for the opponent
+        np.full(size, NONE, np.uint16),  # best win found so far
+        np.zeros(size, np.uint16),  # longest loss among out-of-tier children + 1
+        np.full(MAX_REMOTENESS + 2, -1, np.int32),  # bucket heads
+        np.empty(2 * size + 16, np.uint32),  # events: position << 2 | kind
+        np.empty(2 * size + 16, np.int32),  # next event in the bucket
+        np.empty(max_moves, np.int64),  # move slots
+        np.empty(max_moves, np.int64),  # move indices
+    )
+
+
+# not cached on disk: numba's cache cannot match a function that takes other compiled
+# functions as arguments in a new process (it would compile again and pile up entries, and
+# saving fails once an old entry's functions are gone); it compiles once per process
+@nb.njit(cache=False)
+def solve_tier(  # type: ignore[no-untyped-def]
+    primitive, moves, unmoves, ctx, size, max_moves, child_codes, child_base, code, work
+):
+    """`solve_tier_body` for a game that has no compiled entry of its own (`work`: the
+    tuple of `work_arrays`)."""
+    return solve_tier_body(
+        primitive, moves, unmoves, ctx, size, max_moves, child_codes, child_base, code, work
+    )
+
+
+@nb.njit(inline="always")
+def solve_tier_body(  # type: ignore[no-untyped-def]
+    primitive,
+    moves,
+    unmoves,
+    ctx,
+    size,
+    max_moves,
+    child_codes,
+    child_base,
+    code,
+    work,
+):
+    """Solve one tier into `code` (uint16, length `size`), with the work arrays of
+    `work_arrays`; returns the largest remoteness, or a negative status (a child entry
+    invalid, remoteness too deep, a position with no moves that is not finished, a tier too
+    big for the queue). Allocates nothing.
+
+    A game's specialised entry point is a module-level function of the game, compiled with
+    `cache=True, _nrt=False`, that calls this with its own (inline="always") functions:
+
+        @nb.njit(cache=True, _nrt=False)
+        def my_solve_tier(ctx, size, max_moves, child_codes, child_base, code, work):
+            return solve_tier_body(my_primitive, my_moves, my_unmoves, ctx, size, ...)
+    """
+    if size >= (1 << 29):
+        return TOO_BIG
+    flags, cnt, pend, lossc, head, ev, ev_next, slot, idx = work
+    n_ev = 0
+    top = 0
+    for p in range(size):
+        pr = primitive(ctx, p)
+        if pr == 0:
+            flags[p] = 1
+            code[p] = INVALID
+            continue
+        if pr >= 2:
+            flags[p] = 1
+            code[p] = pr
+            n_ev = _push(head, ev, ev_next, n_ev, 0, p, 2)
+            continue
+        n = moves(ctx, p, slot, idx)
+        if n <= 0:
+            return NO_MOVES
+        winc = NONE
+        lc = 0
+        hd = 0
+        c = 0
+        for j in range(n):
+            s = slot[j]
+            if s < 0:
+                c += 1
+                continue
+            cc = child_codes[child_base[s] + idx[j]]
+            if cc == INVALID:
+                return BAD_CHILD
+            if cc == DRAW:
+                hd = 1
+            elif cc & 1:
+                winc = min(winc, (cc - 3) // 2 + 1)
+            else:
+                lc = max(lc, (cc - 2) // 2 + 1)
+        cnt[p] = c
+        lossc[p] = lc
+        if hd:
+            flags[p] = 2
+        if winc < NONE:
+            pend[p] = winc
+            n_ev = _push(head, ev, ev_next, n_ev, winc, p, 0)
+            top = max(top, winc)
+        elif c == 0 and hd == 0:
+            n_ev = _push(head, ev, ev_next, n_ev, lc, p, 1)
+            top = max(top, lc)
+    if top > MAX_REMOTENESS:
+        return TOO_DEEP
+    r = 0
+    maxrem = 0
+    while r <= top:
+        e = head[r]
+        while e >= 0:
+            p = ev[e] >> 2
+            kind = ev[e] & 3
+            e = ev_next[e]
+            if kind != 2:
+                if flags[p] & 1:
+                    continue
+                flags[p] |= 1
+                code[p] = 2 + 2 * r + kind
+            maxrem = max(maxrem, r)
+            is_loss = code[p] & 1
+            n = unmoves(ctx, p, idx)
+            for j in range(n):
+                q = idx[j]
+                if flags[q] & 1:
+                    continue
+                if is_loss:
+                    if pend[q] > r + 1:
+                        pend[q] = r + 1
+                        n_ev = _push(head, ev, ev_next, n_ev, r + 1, q, 0)
+                        top = max(top, r + 1)
+                else:
+                    cnt[q] -= 1
+                    if cnt[q] == 0 and pend[q] == NONE and (flags[q] & 2) == 0:
+                        rr = r + 1 if r + 1 > lossc[q] else lossc[q]
+                        n_ev = _push(head, ev, ev_next, n_ev, rr, q, 1)
+                        top = max(top, rr)
+            if top > MAX_REMOTENESS:
+                return TOO_DEEP
+        r += 1
+    for p in range(size):
+        if flags[p] & 1 == 0:
+            code[p] = DRAW
+    return maxrem
+
+
+@nb.njit(inline="always")
+def reach_tier_body(  # type: ignore[no-untyped-def]
+    primitive, moves, ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
+):
+    """Mark everything reachable inside a tier from its marked positions (`mark`, one byte
+    per index), mark the children reached (child s at `child_marks[child_base[s]:]`), and add
+    the codes of the tier's reached positions to `counts`. `stack` holds an index per
+    position of the tier (each is pushed at most once); `slot` and `idx` hold the moves of
+    one position. Allocates nothing: a game's entry can be compiled like its solve entry."""
+    top = 0
+    for i in range(mark.shape[0]):
+        if mark[i]:
+            stack[top] = i
+            top += 1
+    while top > 0:
+        top -= 1
+        p = np.int64(stack[top])
+        if primitive(ctx, p) != 1:
+            continue
+        n = moves(ctx, p, slot, idx)
+        for j in range(n):
+            s = slot[j]
+            if s >= 0:
+                child_marks[child_base[s] + idx[j]] = 1
+            elif mark[idx[j]] == 0:
+                mark[idx[j]] = 1
+                stack[top] = idx[j]
+                top += 1
+    for i in range(mark.shape[0]):
+        if mark[i]:
+            counts[codes[i]] += 1
+    return 0
+
+
+# not cached on disk, like solve_tier
+@nb.njit(cache=False)
+def reach_tier(  # type: ignore[no-untyped-def]
+    primitive, moves, ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
+):
+    """`reach_tier_body` for a game that has no compiled entry of its own."""
+    return reach_tier_body(
+        primitive, moves, ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
+    )

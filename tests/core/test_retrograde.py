@@ -1,0 +1,63 @@
+"""The Dodgem family's own compiled kernel entries (solve and reach) agree with the generic
+kernels, which take the game's functions as arguments, on small boards."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boardlab.core.retrograde import DRAW, INVALID
+from boardlab.games.dodgem.rules import rules_for
+from boardlab.games.dodgem.tiers import DodgemTiers
+from boardlab.solver.api import build_table, open_table
+from boardlab.solver.engine import solve_in_memory
+from boardlab.solver.stats import reachable_counts
+
+
+@pytest.mark.parametrize(
+    ("variant", "size"),
+    [("classic", 3), ("classic", 4), ("misere", 4), ("blocked-loses", 4), ("piecepack", 4)],
+)
+def test_specialised_entry_matches_generic_kernel(variant: str, size: int) -> None:
+    fast = DodgemTiers(rules_for(variant, size))
+    assert fast.kernel.solve is not None
+    generic = DodgemTiers(rules_for(variant, size))
+    # the same game with the entry removed: the engine falls back to the generic kernel
+    generic.__dict__["kernel"] = dataclasses.replace(fast.kernel, solve=None)
+    a = solve_in_memory(fast)
+    b = solve_in_memory(generic)
+    assert a.keys() == b.keys()
+    for tier, codes in a.items():
+        assert np.array_equal(codes, b[tier]), fast.tier_name(tier)
+    joined = np.concatenate(list(a.values()))
+    # a real table: wins and losses at several remotenesses, and overlapping placements
+    assert len(np.unique(joined[joined >= 2])) > 6 and (joined == INVALID).any()
+    assert ((joined == DRAW).any()) == (size > 3)  # 3×3 has no drawn position
+
+
+@pytest.mark.parametrize("variant", ["classic", "piecepack"])
+def test_specialised_reach_matches_generic(variant: str, tmp_path: Path) -> None:
+    rules = rules_for(variant, 4)
+    build_table(rules, tmp_path, 1)
+    table = open_table(rules, tmp_path)
+    fast = reachable_counts(table, rules.start())
+    full = table.game.full_game()
+    assert full.kernel.reach is not None
+    generic_game = table.game
+    # reachable_counts walks `full_game()`: give it a game whose kernel has no reach entry
+    plain = dataclasses.replace(full.kernel, reach=None)
+    original = type(generic_game).full_game
+
+    def full_without_entry(self: DodgemTiers) -> DodgemTiers:
+        g = original(self)
+        g.__dict__["kernel"] = plain
+        return g
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(type(generic_game), "full_game", full_without_entry)
+        slow = reachable_counts(table, rules.start())
+    assert np.array_equal(fast, slow)
+    assert 0 < fast[1:].sum() < table.header["positions"]
