@@ -15,6 +15,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "misere", 4): {"random": 0, "1": 501, "2": 649, "3": 844, "4": 1154},
     ("dodgem", "blocked-loses", 4): {"random": 0, "1": 512, "2": 696, "3": 916, "4": 1367},
     ("dotdash", "standard", 9): {"random": 0, "1": 505, "2": 707, "3": 957, "4": 1267},
+    ("dotdash", "standard", 13): {"random": 0, "1": 487, "2": 635, "3": 787, "4": 1063},
 }
 
 
