@@ -39,7 +39,8 @@ LEVEL4_TIME_CAP = 5.0
 
 @dataclass(frozen=True, slots=True)
 class Tuning:
-    """What sets levels 1-3's strength on one board (level 4 is the same everywhere).
+    """What sets levels 1-3's strength on one board (level 4 is the same everywhere but
+    for the contempt of its search, used where no table exists).
 
     Noise is in hundredths of a step of the race; `l3_noise` above 0 makes level 3 a noisy
     full-width search `l3_depth` plies deep instead of the node-budget search; `contempt`
@@ -60,7 +61,7 @@ class Tuning:
 TUNING: dict[tuple[str, int], Tuning] = {
     ("*", 3): Tuning(l3_depth=3),
     # 3×3 is a first-player win the table converts every time: a noisy 8-ply level 3 wins
-    # about half its games as first player against it, a sharper one would leave level 2
+    # 42% of its games as first player against it, a sharper one would leave level 2
     # far behind
     ("classic", 3): Tuning(l1_noise=80.0, l3_depth=8, l3_noise=40.0),
     ("*", 4): Tuning(l3_depth=4),
