@@ -204,16 +204,18 @@ def test_save_as_puzzle_after_a_forced_win_notice(page: Any, live_server: str) -
 def test_levels_show_their_ratings_in_the_new_game_sheet(page: Any) -> None:
     from boardlab.ai.ladder import MEASURED
 
+    has = "(w) => [...document.getElementById('s-side1').options].some(o => o.text.endsWith(w))"
     page.select_option("#s-size", "4")
-    want = f"level 2 · {MEASURED[('dodgem', 4)]['2']}"
-    page.wait_for_function(
-        "(w) => [...document.getElementById('s-side1').options].some(o => o.text.endsWith(w))",
-        arg=want,
-    )
+    page.wait_for_function(has, arg=f"level 2 · {MEASURED[('dodgem', 'classic', 4)]['2']}")
     page.click("[data-lang=ja]")
+    page.wait_for_function(has, arg=f" · {MEASURED[('dodgem', 'classic', 4)]['3']}")
+    # each board shows its own ratings, and a board never measured shows none
+    page.select_option("#s-size", "3")
+    page.wait_for_function(has, arg=f" · {MEASURED[('dodgem', 'classic', 3)]['3']}")
+    assert ("dodgem", "classic", 7) not in MEASURED
+    page.select_option("#s-size", "7")
     page.wait_for_function(
-        "(r) => [...document.getElementById('s-side1').options].some(o => o.text.endsWith(r))",
-        arg=f" · {MEASURED[('dodgem', 4)]['3']}",
+        "() => [...document.getElementById('s-side1').options].every(o => !/ · \\d+$/.test(o.text))"
     )
 
 

@@ -90,13 +90,23 @@ def test_the_pages_are_served(learn: TestClient) -> None:
         assert r.status_code == 200 and "<!doctype html>" in r.text.lower()
 
 
-def test_ladder_ratings_of_the_nearest_measured_board(learn: TestClient) -> None:
+def test_ladder_ratings_are_those_of_the_board_played(learn: TestClient) -> None:
     from boardlab.ai.ladder import MEASURED
 
-    d4 = learn.get("/api/ladder?game=dodgem&size=4").json()
-    assert d4["measured_size"] == 4 and d4["ratings"] == MEASURED[("dodgem", 4)]
+    d4 = learn.get("/api/ladder?game=dodgem&variant=classic&size=4").json()
+    assert (d4["variant"], d4["size"]) == ("classic", 4)
+    assert d4["ratings"] == MEASURED[("dodgem", "classic", 4)]
     values = [d4["ratings"][k] for k in ("random", "1", "2", "3", "4")]
     assert values == sorted(values)
-    assert learn.get("/api/ladder?game=dodgem&size=7").json()["measured_size"] == 4
-    assert learn.get("/api/ladder?game=dotdash&size=13").json()["measured_size"] == 9
-    assert learn.get("/api/ladder?game=nim&size=5").json()["ratings"] == {}
+    # every measured board is served as measured, and its ratings rise with the level
+    for (game, variant, size), ratings in MEASURED.items():
+        d = learn.get(f"/api/ladder?game={game}&variant={variant}&size={size}").json()
+        assert d["ratings"] == ratings
+        assert [ratings[k] for k in ("random", "1", "2", "3", "4")] == sorted(ratings.values())
+    # a board nobody measured shows no ratings rather than another board's
+    assert ("dodgem", "classic", 7) not in MEASURED
+    assert learn.get("/api/ladder?game=dodgem&variant=classic&size=7").json()["ratings"] == {}
+    d = learn.get("/api/ladder?game=dotdash").json()  # the game's default variant and size
+    assert d["ratings"] == MEASURED.get(("dotdash", d["variant"], d["size"]), {})
+    r = learn.get("/api/ladder?game=nim&size=5")
+    assert r.status_code == 400 and "\n" not in r.json()["error"]

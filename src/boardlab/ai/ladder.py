@@ -1,22 +1,25 @@
 """The measured ladder: each level's rating (Bradley–Terry, Elo scale, the random mover at 0)
 from the seeded leagues in docs/ai-levels.md and docs/ai-levels-dotdash.md, for front ends to
-show beside the level names. `benchmarks/ladder.py` measures them again."""
+show beside the level names. `benchmarks/ladder.py` measures them again.
+
+Ratings are given only for the boards they were measured on (game, variant and size): the
+levels are tuned per board, so a rating from another board would say little."""
 
 from __future__ import annotations
 
-# (game, board size) -> player -> rating; measured 2026-11-23 (see the docs for the tables)
-MEASURED: dict[tuple[str, int], dict[str, int]] = {
-    ("dodgem", 3): {"random": 0, "1": 586, "2": 688, "3": 851, "4": 1614},
-    ("dodgem", 4): {"random": 0, "1": 658, "2": 911, "3": 1125, "4": 1248},
-    ("dotdash", 9): {"random": 0, "1": 505, "2": 707, "3": 957, "4": 1267},
+# (game, variant, board size) -> player -> rating; measured 2026-11-23 (see the docs) with
+# every level at its defaults (Dot Dash level 4 at 1 s a move, Dodgem level 4 from the table)
+MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
+    ("dodgem", "classic", 3): {"random": 0, "1": 461, "2": 626, "3": 901, "4": 1176},
+    ("dodgem", "classic", 4): {"random": 0, "1": 658, "2": 911, "3": 1125, "4": 1248},
+    ("dodgem", "classic", 5): {"random": 0, "1": 525, "2": 772, "3": 1047, "4": 1292},
+    ("dodgem", "misere", 4): {"random": 0, "1": 501, "2": 649, "3": 844, "4": 1154},
+    ("dodgem", "blocked-loses", 4): {"random": 0, "1": 512, "2": 696, "3": 916, "4": 1367},
+    ("dotdash", "standard", 9): {"random": 0, "1": 506, "2": 703, "3": 952, "4": 1394},
+    ("dotdash", "standard", 13): {"random": 0, "1": 487, "2": 635, "3": 787, "4": 1063},
 }
 
 
-def ladder_ratings(game: str, size: int) -> tuple[int, dict[str, int]] | None:
-    """(the size measured, ratings by player) for the measured board nearest `size`, or None
-    for a game never measured."""
-    sizes = [n for g, n in MEASURED if g == game]
-    if not sizes:
-        return None
-    nearest = min(sizes, key=lambda n: (abs(n - size), n))
-    return nearest, MEASURED[(game, nearest)]
+def ladder_ratings(game: str, variant: str, size: int) -> dict[str, int] | None:
+    """The ratings by player measured on exactly this board, or None if it was not measured."""
+    return MEASURED.get((game, variant, size))

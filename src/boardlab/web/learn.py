@@ -77,11 +77,12 @@ class PuzzleRulesetsOut(BaseModel):
 
 
 class LadderOut(BaseModel):
-    """The measured ratings of the levels (random mover 0), from the board `measured_size`
-    (the nearest measured one)."""
+    """The measured ratings of the levels (random mover 0) on this game, variant and size;
+    empty where that board was not measured."""
 
     game: str
-    measured_size: int | None
+    variant: str
+    size: int
     ratings: dict[str, int]
 
 
@@ -146,13 +147,14 @@ def _table(service: Service, rules: AnyRules) -> Any:
 @router.get("/api/ladder")
 def ladder(
     game: Annotated[str, Query(max_length=20)] = "dodgem",
-    size: Annotated[int, Query(ge=s.SIZE_MIN, le=s.SIZE_MAX)] = 4,
+    variant: Annotated[str | None, Query(max_length=40)] = None,
+    size: Annotated[int | None, Query(ge=s.SIZE_MIN, le=s.SIZE_MAX)] = None,
 ) -> LadderOut:
-    """Each level's measured rating (Bradley–Terry on the Elo scale, random mover 0)."""
-    found = ladder_ratings(game, size)
-    if found is None:
-        return LadderOut(game=game, measured_size=None, ratings={})
-    return LadderOut(game=game, measured_size=found[0], ratings=found[1])
+    """Each level's rating (Bradley–Terry on the Elo scale, random mover 0) as measured on
+    this very board; no ratings for a board that was not measured."""
+    rules = rules_of(game, variant, size)
+    found = ladder_ratings(rules.game, rules.variant, rules.size)
+    return LadderOut(game=rules.game, variant=rules.variant, size=rules.size, ratings=found or {})
 
 
 @router.get("/api/puzzles/rulesets")

@@ -101,6 +101,44 @@ def test_repeating_a_position_twice_seen_scores_as_a_draw() -> None:
     assert scores[searcher.board.code_of(next(m for m in moves if m.is_exit))] == WIN - 1
 
 
+def test_contempt_makes_a_repetition_draw_cost_the_side_searching() -> None:
+    rules = rules_for("classic", 3)
+    for text in ("2B/3/R2 b", "R2/3/2B r"):  # each side to move once
+        pos = rules.parse_position(text)
+        moves = rules.legal_moves(pos)
+        quiet = next(m for m in moves if not m.is_exit)
+        child = rules.play(pos, quiet)
+        history = [child, pos, child]
+        searcher = Searcher(FastBoard(rules), contempt=300)
+        scores = dict(searcher.root_scores(pos, history, 3))
+        assert scores[searcher.board.code_of(quiet)] == -300
+        plain = dict(Searcher(FastBoard(rules)).root_scores(pos, history, 3))
+        assert plain[searcher.board.code_of(quiet)] == 0
+
+
+def test_contempt_search_forgets_scores_seen_from_the_other_side() -> None:
+    """Draw scores depend on who searches: a searcher that searched for one side and then
+    searches for the other answers as a fresh one would (its stored scores are dropped)."""
+    rules = rules_for("misere", 4)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(30):
+        line = [random_position(rules, rng.randrange(4, 20), rng)]
+        while len(line) < 5 and rules.outcome(line[-1]) is None:
+            moves = rules.legal_moves(line[-1])
+            line.append(rules.play(line[-1], moves[rng.randrange(len(moves))]))
+        if len(line) < 5:
+            continue
+        x, y = line[0], line[1]
+        history = [line[4], line[4]]  # reaching it again draws
+        used = Searcher(FastBoard(rules), contempt=400)
+        used.root_scores(x, history, 4)
+        fresh = Searcher(FastBoard(rules), contempt=400)
+        assert used.root_scores(y, history, 3) == fresh.root_scores(y, history, 3)
+        checked += 1
+    assert checked >= 10
+
+
 def test_node_budget_makes_search_reproducible() -> None:
     rules = rules_for("classic", 5)
     pos: DodgemPosition = rules.start()

@@ -94,6 +94,21 @@ def test_each_level_beats_the_one_below_on_4x4() -> None:
     assert _points(rules, "3", "2", 20) > 10
 
 
+def test_misere_levels_play_on_instead_of_drawing() -> None:
+    """Under misère, levels 2 and 3 shuffled sideways until a repetition drew every game;
+    with their contempt for a draw most games are decided, and level 3 wins more of them."""
+    rules = rules_for("misere", 4)
+    decided = wins = 0
+    for i in range(8):
+        first, second = ("3", "2") if i % 2 == 0 else ("2", "3")
+        players = [make_player(first, rules), make_player(second, rules)]
+        result = score(play_game(rules, players, random.Random(200 + i)).result)
+        if result != "draw":
+            decided += 1
+            wins += (result == "win") == (first == "3")
+    assert decided >= 4 and wins > decided / 2
+
+
 # -- level 4 with a table -------------------------------------------------------------------
 
 

@@ -10,10 +10,12 @@ from boardlab.ai.base import Limits
 from boardlab.ai.dotdash.players import (
     MAX_DEPTH,
     DotDashSearchPlayer,
+    level1_blunder,
     pie_agent,
     player_for_level,
 )
 from boardlab.ai.dotdash.search import WIN
+from boardlab.ai.league import head_to_head, run_league
 from boardlab.core import GameSession, UsageError, make_rules
 from boardlab.games.dotdash.pie import pie_position
 from boardlab.games.dotdash.rules import DotDashRules
@@ -95,3 +97,22 @@ def test_forced_positions_do_not_overrun_the_search() -> None:
     assert found.depth <= MAX_DEPTH
     after = rules.play(pos, move)
     assert rules.fives(after) == (1, 1)
+
+
+def test_level_1_blunders_less_on_larger_boards() -> None:
+    assert level1_blunder(9) == 0.3 and level1_blunder(7) == 0.3
+    assert level1_blunder(13) == 0.1 and level1_blunder(19) == 0.1
+    assert 0.1 < level1_blunder(11) < 0.3
+
+
+def test_level_1_on_13x13_beats_a_random_mover_and_is_no_walkover_for_level_2() -> None:
+    """With one random move in three (the 9×9 rate) level 1 scored 8-10% against level 2
+    on 13×13; with its 13×13 rate it scores about a quarter, and still beats random."""
+    won, games = head_to_head(
+        run_league("dotdash", None, 13, ["1", "random"], 10, seed=1, setups=True), "1", "random"
+    )
+    assert won / games >= 0.9
+    won, games = head_to_head(
+        run_league("dotdash", None, 13, ["1", "2"], 20, seed=1, setups=True), "1", "2"
+    )
+    assert 0.15 <= won / games <= 0.35

@@ -1,7 +1,8 @@
 """Dodgem levels 1-4, the way users pick computer opponents (see docs/ai-levels.md); the
 game's `GameInfo.levels` names `player_for_level`.
 
-Dodgem, every variant and size:
+Dodgem, every variant and size (the defaults; `TUNING` changes them per board where the
+ladder measured uneven steps):
 1. beginner: looks two plies ahead, misjudges positions (noise of about 0.6 steps) and one
    move in twenty is a random one; it beats a random mover in more than 90% of games;
 2. casual: looks three plies ahead with smaller noise (about a quarter step), never random;
@@ -18,6 +19,7 @@ search also stops at a time cap that only a slow machine reaches.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from boardlab.ai.base import Player
@@ -31,30 +33,84 @@ LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "strong", 4: "perfect"}
 
 LEVEL3_NODES = 30_000
 LEVEL3_TIME_CAP = 1.0
-LEVEL3_DEPTH = {3: 3, 4: 4}  # by board size (even spacing); larger boards: nodes only
 LEVEL4_NODES = 300_000
 LEVEL4_TIME_CAP = 5.0
 
 
-def dodgem_player(level: int, size: int = 5, tables: TableStore | None = None) -> Player:
-    """A Dodgem player of the given level for boards of `size` (players keep their own
-    search tables; level 4 reads complete tables from `tables`)."""
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """What sets levels 1-3's strength on one board (level 4 is the same everywhere but
+    for the contempt of its search, used where no table exists).
+
+    Noise is in hundredths of a step of the race; `l3_noise` above 0 makes level 3 a noisy
+    full-width search `l3_depth` plies deep instead of the node-budget search; `contempt`
+    is what every searching level thinks a draw by repetition costs it (see
+    `boardlab.ai.dodgem.search.Searcher`)."""
+
+    l1_noise: float = 60.0
+    l1_blunder: float = 0.05
+    l2_depth: int = 3
+    l2_noise: float = 25.0
+    l3_nodes: int = LEVEL3_NODES
+    l3_depth: int = 64
+    l3_noise: float = 0.0
+    contempt: int = 0
+
+
+# Measured per board (docs/ai-levels.md, benchmarks/ladder.py); "*" is any variant.
+TUNING: dict[tuple[str, int], Tuning] = {
+    ("*", 3): Tuning(l3_depth=3),
+    # 3×3 is a first-player win the table converts every time: a noisy 8-ply level 3 wins
+    # 42% of its games as first player against it, a sharper one would leave level 2
+    # far behind
+    ("classic", 3): Tuning(l1_noise=80.0, l3_depth=8, l3_noise=40.0),
+    ("*", 4): Tuning(l3_depth=4),
+    # misère: cars shuffle sideways and any two levels drew by repetition; contempt of four
+    # steps makes them play on, so the stronger one wins
+    ("misere", 4): Tuning(l3_depth=6, contempt=400),
+    # 5×5: the default level 3 scored 92% against level 2 and the table 73% against it;
+    # a steadier level 1, a 4-ply level 2 and a 4,000-node level 3 share the span evenly
+    ("classic", 5): Tuning(l1_noise=35.0, l1_blunder=0.03, l2_depth=4, l2_noise=8.0, l3_nodes=4000),
+}
+
+
+def tuning(variant: str, size: int) -> Tuning:
+    """The levels' settings for a variant and board size."""
+    found = TUNING.get((variant, size)) or TUNING.get(("*", size))
+    return found if found is not None else Tuning()
+
+
+def dodgem_player(
+    level: int, size: int = 5, tables: TableStore | None = None, variant: str = "classic"
+) -> Player:
+    """A Dodgem player of the given level for boards of `size` under `variant` (players keep
+    their own search tables; level 4 reads complete tables from `tables`)."""
     from boardlab.ai.dodgem.perfect import PerfectPlayer
     from boardlab.ai.dodgem.players import NoisySearchPlayer, SearchPlayer
 
+    t = tuning(variant, size)
     if level == 1:
-        return NoisySearchPlayer("level 1", depth=2, noise=60.0, blunder=0.05)
+        return NoisySearchPlayer(
+            "level 1", depth=2, noise=t.l1_noise, blunder=t.l1_blunder, contempt=t.contempt
+        )
     if level == 2:
-        return NoisySearchPlayer("level 2", depth=3, noise=25.0)
+        return NoisySearchPlayer("level 2", depth=t.l2_depth, noise=t.l2_noise, contempt=t.contempt)
     if level == 3:
+        if t.l3_noise > 0:
+            return NoisySearchPlayer(
+                "level 3", depth=t.l3_depth, noise=t.l3_noise, contempt=t.contempt
+            )
         return SearchPlayer(
             "level 3",
-            nodes=LEVEL3_NODES,
+            nodes=t.l3_nodes,
             time_cap=LEVEL3_TIME_CAP,
-            max_depth=LEVEL3_DEPTH.get(size, 64),
+            max_depth=t.l3_depth,
+            contempt=t.contempt,
         )
     if level == 4:
-        search = SearchPlayer("level 4", nodes=LEVEL4_NODES, time_cap=LEVEL4_TIME_CAP)
+        search = SearchPlayer(
+            "level 4", nodes=LEVEL4_NODES, time_cap=LEVEL4_TIME_CAP, contempt=t.contempt
+        )
         return PerfectPlayer(search, tables)
     raise UsageError(f"unknown level {level} (levels are 1 to 4)")
 
@@ -62,7 +118,7 @@ def dodgem_player(level: int, size: int = 5, tables: TableStore | None = None) -
 def player_for_level(
     level: int, rules: Rules[Any, Any], tables: TableStore | None = None
 ) -> Player:
-    """The Dodgem player of `level` (1-4) for the board of `rules`."""
+    """The Dodgem player of `level` (1-4) for the board and variant of `rules`."""
     if level not in LEVEL_NAMES:
         raise UsageError(f"unknown level {level} (levels are 1 to 4)")
-    return dodgem_player(level, rules.size, tables)
+    return dodgem_player(level, rules.size, tables, getattr(rules, "variant", "classic"))

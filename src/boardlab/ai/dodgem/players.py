@@ -26,15 +26,17 @@ def _dodgem_args(
 
 
 class _SearchOwner:
-    """Keeps one searcher (and its transposition table) per ruleset."""
+    """Keeps one searcher (and its transposition table) per ruleset; `contempt` is what
+    the searcher thinks a draw by repetition costs it (hundredths of a step, see Searcher)."""
 
-    def __init__(self) -> None:
+    def __init__(self, contempt: int = 0) -> None:
         self._searchers: dict[DodgemRules, Searcher] = {}
+        self.contempt = contempt
 
     def searcher(self, rules: DodgemRules) -> Searcher:
         s = self._searchers.get(rules)
         if s is None:
-            s = self._searchers[rules] = Searcher(FastBoard(rules))
+            s = self._searchers[rules] = Searcher(FastBoard(rules), contempt=self.contempt)
         return s
 
     def trim(self, entries: int) -> None:
@@ -51,8 +53,10 @@ class NoisySearchPlayer(_SearchOwner):
     noise of `noise` (hundredths of a step) is added, and with probability `blunder` a
     random move is played instead. Forced results it sees are never blurred by the noise."""
 
-    def __init__(self, name: str, depth: int, noise: float, blunder: float = 0.0) -> None:
-        super().__init__()
+    def __init__(
+        self, name: str, depth: int, noise: float, blunder: float = 0.0, contempt: int = 0
+    ) -> None:
+        super().__init__(contempt)
         self.name = name
         self.depth = depth
         self.noise = noise
@@ -91,8 +95,10 @@ class SearchPlayer(_SearchOwner):
     replaces the time cap (`time`) or bounds the depth (`depth`).
     """
 
-    def __init__(self, name: str, nodes: int, time_cap: float, max_depth: int = 64) -> None:
-        super().__init__()
+    def __init__(
+        self, name: str, nodes: int, time_cap: float, max_depth: int = 64, contempt: int = 0
+    ) -> None:
+        super().__init__(contempt)
         self.name = name
         self.nodes = nodes
         self.time_cap = time_cap

@@ -204,11 +204,15 @@ class Searcher:
 
     The transposition table is kept between calls (positions recur from move to move).
     Repetition: a position already on the current search line, or one whose next
-    occurrence would reach the game's repetition limit, scores as a draw (0).
+    occurrence would reach the game's repetition limit, scores as a draw: 0, or with a
+    `contempt` of c, -c for the side searching (the root's side to move) and +c for its
+    opponent, so a searcher with contempt steers away from draws it could avoid.
     """
 
-    def __init__(self, board: FastBoard, tt_limit: int = 400_000) -> None:
+    def __init__(self, board: FastBoard, tt_limit: int = 400_000, contempt: int = 0) -> None:
         self.board = board
+        self.contempt = contempt
+        self.root_side = 0
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.tt_limit = tt_limit
         self.history_score: dict[int, int] = {}
@@ -225,7 +229,11 @@ class Searcher:
         history_keys: Iterable[int],
         node_limit: int | None,
         time_limit: float | None,
+        root_side: int = 0,
     ) -> None:
+        if self.contempt and root_side != self.root_side:
+            self.tt.clear()  # stored draw scores were seen from the other side
+        self.root_side = root_side
         self.nodes = 0
         self.node_limit = node_limit if node_limit is not None else 1 << 62
         self.deadline = time.perf_counter() + time_limit if time_limit is not None else float("inf")
@@ -259,7 +267,7 @@ class Searcher:
         board = self.board
         key = ((a << board.nn | b) << 1) | side
         if ply and self.repeats(key):
-            return 0
+            return -self.contempt if side == self.root_side else self.contempt
         winner, kids = board.expand(a, b, side)
         if winner >= 0:
             return WIN - ply if winner == side else ply - WIN
@@ -316,7 +324,7 @@ class Searcher:
     ) -> list[tuple[int, int]]:
         """Every legal move with its exact score at `depth` plies (full window), in move order."""
         board = self.board
-        self._start((board.pos_key(p) for p in history), None, None)
+        self._start((board.pos_key(p) for p in history), None, None, pos.to_move)
         a, b, side = pos.first, pos.second, pos.to_move
         _, kids = board.expand(a, b, side)
         self.path.add(board.key(a, b, side))
@@ -341,7 +349,7 @@ class Searcher:
         depth that beat it.
         """
         board = self.board
-        self._start((board.pos_key(p) for p in history), node_limit, time_limit)
+        self._start((board.pos_key(p) for p in history), node_limit, time_limit, pos.to_move)
         a, b, side = pos.first, pos.second, pos.to_move
         root_key = board.key(a, b, side)
         winner, kids = board.expand(a, b, side)

@@ -1,6 +1,8 @@
 """Dot Dash computer levels 1 to 4 behind the common `Player` interface.
 
-1. beginner: level 2's move, but one move in three (`LEVEL1_BLUNDER`) a random legal one;
+1. beginner: level 2's move, but now and then a random legal one: one move in three on 9×9
+   and smaller boards, one in ten on 13×13 and larger (`level1_blunder`; games are longer
+   on larger boards, so each blunder must be rarer for the same strength);
 2. greedy and race-aware: one ply plus the race solver (takes a lead the opponent cannot
    answer, answers a lead when it can), judged on line windows only;
 3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
@@ -38,7 +40,10 @@ from boardlab.games.dotdash.pie import random_setup
 from boardlab.games.dotdash.rules import DotDashRules
 
 DEFAULT_TIME = 1.0
-LEVEL1_BLUNDER = 0.3  # measured: beats a random mover in 95%, scores 20% against level 2
+# Level 1's chance of a random move, measured (docs/ai-levels-dotdash.md): on 9×9 0.3 beats
+# a random mover in 98% and scores 25% against level 2; on 13×13 0.3 scored 8-10% against
+# level 2, 0.1 scores 24% (and 100% against a random mover).
+LEVEL1_BLUNDER = {9: 0.3, 13: 0.1}
 MAX_DEPTH = 12  # full-width plies; the move buffers are sized for it
 
 
@@ -159,6 +164,22 @@ class DotDashSearchPlayer:
         return SearchResult(move, best_score, done, nodes)
 
 
+def level1_blunder(size: int) -> float:
+    """Level 1's chance of a random move on a board of `size`: the measured rates, linear
+    between the measured sizes and constant beyond them."""
+    sizes = sorted(LEVEL1_BLUNDER)
+    if size <= sizes[0]:
+        return LEVEL1_BLUNDER[sizes[0]]
+    if size >= sizes[-1]:
+        return LEVEL1_BLUNDER[sizes[-1]]
+    hi = next(n for n in sizes if n >= size)
+    lo = max(n for n in sizes if n <= size)
+    if lo == hi:
+        return LEVEL1_BLUNDER[lo]
+    w = (size - lo) / (hi - lo)
+    return round(LEVEL1_BLUNDER[lo] + w * (LEVEL1_BLUNDER[hi] - LEVEL1_BLUNDER[lo]), 3)
+
+
 def player_for_level(
     level: int, rules: Rules[Any, Any] | None = None, tables: Any = None
 ) -> Player:
@@ -168,7 +189,8 @@ def player_for_level(
         from boardlab.ai.beginner import BlunderingPlayer
 
         inner = DotDashSearchPlayer("level 1", depth=1, style=0)
-        return BlunderingPlayer("level 1", inner, LEVEL1_BLUNDER)
+        size = rules.size if rules is not None else 13
+        return BlunderingPlayer("level 1", inner, level1_blunder(size))
     if level == 2:
         return DotDashSearchPlayer("level 2", depth=1, style=0)
     if level == 3:

@@ -15,13 +15,16 @@ import { t } from "./i18n.js";
 /** @type {Map<string, Promise<Record<string, number>>>} */
 const ladders = new Map();
 
-/** The measured ratings of a game's levels on the nearest measured board (cached).
- * @param {string} game @param {number} size @returns {Promise<Record<string, number>>} */
-function ladderFor(game, size) {
-  const key = `${game}/${size}`;
+/** The levels' ratings as measured on exactly this board, none for a board never measured
+ * (cached). @param {string} game @param {string} variant @param {number} size
+ * @returns {Promise<Record<string, number>>} */
+function ladderFor(game, variant, size) {
+  const key = `${game}/${variant}/${size}`;
   let p = ladders.get(key);
   if (!p) {
-    p = fetch(`/api/ladder?game=${encodeURIComponent(game)}&size=${size}`)
+    const q = new URLSearchParams({ game, size: String(size) });
+    if (variant) q.set("variant", variant);
+    p = fetch(`/api/ladder?${q}`)
       .then((r) => (r.ok ? r.json() : { ratings: {} }))
       .then((d) => d.ratings || {})
       .catch(() => ({}));
@@ -69,10 +72,15 @@ export function wireLearning(store, notify) {
     notify(t("pz.noPuzzle"), "warn");
   });
 
-  // each computer level's measured rating beside its name in the New game sheet
+  // each computer level's rating, measured on the board chosen in the New game sheet,
+  // beside its name (the sheet's own menus say which board; an unmeasured one shows none)
+  /** @param {string} id */
+  const chosen = (id) => /** @type {HTMLSelectElement} */ ($(id)).value;
+  let asked = 0;
   const decorate = async () => {
-    const s = S();
-    const ratings = await ladderFor(s.settings.game, Number(s.settings.size));
+    const ask = ++asked;
+    const ratings = await ladderFor(chosen("s-game"), chosen("s-variant"), Number(chosen("s-size")));
+    if (ask !== asked) return; // a later choice's answer decorates instead
     for (const id of ["s-side0", "s-side1"]) {
       for (const o of /** @type {HTMLSelectElement} */ ($(id)).options) {
         if (o.value === "human") continue;
@@ -83,7 +91,7 @@ export function wireLearning(store, notify) {
   };
   const watch = new MutationObserver(() => decorate());
   for (const id of ["s-side0", "s-side1"]) watch.observe($(id), { childList: true });
-  $("s-size").addEventListener("change", () => decorate());
+  for (const id of ["s-game", "s-variant", "s-size"]) $(id).addEventListener("change", () => decorate());
   decorate();
 
   // Review needs a complete table: offered only where one is built or builds on the spot
