@@ -107,6 +107,7 @@ def test_fail_a_puzzle_then_see_the_solution_and_retry(learn_page: Any, lang: st
     )
     page.click("#pz-retry")
     page.wait_for_selector("#pz-retry", state="hidden")
+    page.wait_for_selector("#board[data-ply='0']", state="attached")  # the puzzle's position again
     play(page, puzzle["solution"])
     page.wait_for_selector("#pz-message.good")
     assert int(page.text_content("#pz-rating") or 0) == rating  # a retry does not count

@@ -107,6 +107,7 @@ function renderBoard() {
     evals: null,
     interactive: s.phase === "try" && !s.view.result,
   });
+  $("board").dataset.ply = String(ply);
 }
 
 function renderSaved() {
@@ -138,9 +139,13 @@ function note(text) {
 
 // -- the puzzle -------------------------------------------------------------------------------
 /** Show the board after the moves played so far. */
+let viewRequest = 0;
 async function showMoves() {
   const p = /** @type {Puzzle} */ (S().puzzle);
+  const asked = ++viewRequest;
   const view = await api.state(gameOf(p));
+  // a later request (a retry right after "show the solution") answers for the board now
+  if (asked !== viewRequest) return;
   store.set({ view });
 }
 
