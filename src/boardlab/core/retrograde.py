@@ -18,11 +18,15 @@ game can build its entry point without depending on the solver.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from boardlab.core.tiers import TierKernel
 
 INVALID, DRAW = 0, 1
 NONE = 65535  # no pending win / no remoteness
@@ -53,6 +57,47 @@ def work_arrays(size: int, max_moves: int) -> tuple[npt.NDArray[Any], ...]:
         np.empty(2 * size + 16, np.int32),  # next event in the bucket
         np.empty(max_moves, np.int64),  # move slots
         np.empty(max_moves, np.int64),  # move indices
+    )
+
+
+def side_by_side(
+    arrays: Sequence[npt.NDArray[Any]], dtype: Any
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]]:
+    """Child tiers' arrays as one array and where each starts (`base`, one entry more than
+    the arrays): the kernels read child s's entry i at `joined[base[s] + i]`. A single array
+    is used as it is; with none, a one-entry stand-in."""
+    base = np.zeros(len(arrays) + 1, np.int64)
+    if not arrays:
+        return np.zeros(1, dtype), base
+    np.cumsum([len(a) for a in arrays], out=base[1:])
+    return (np.concatenate(arrays) if len(arrays) > 1 else arrays[0]), base
+
+
+def run_solve(
+    kernel: TierKernel,
+    ctx: tuple[Any, ...],
+    size: int,
+    child_codes: npt.NDArray[np.uint16],
+    child_base: npt.NDArray[np.int64],
+    code: npt.NDArray[np.uint16],
+) -> int:
+    """Solve a tier with the game's compiled entry, or the generic kernel without one."""
+    work = work_arrays(size, kernel.max_moves)
+    if kernel.solve is not None:
+        return int(kernel.solve(ctx, size, kernel.max_moves, child_codes, child_base, code, work))
+    return int(
+        solve_tier(
+            kernel.primitive,
+            kernel.moves,
+            kernel.unmoves,
+            ctx,
+            size,
+            kernel.max_moves,
+            child_codes,
+            child_base,
+            code,
+            work,
+        )
     )
 
 
@@ -228,3 +273,33 @@ def reach_tier(  # type: ignore[no-untyped-def]
     return reach_tier_body(
         primitive, moves, ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
     )
+
+
+def run_reach(
+    kernel: TierKernel,
+    ctx: tuple[Any, ...],
+    mark: npt.NDArray[np.uint8],
+    child_marks: npt.NDArray[np.uint8],
+    child_base: npt.NDArray[np.int64],
+    codes: npt.NDArray[np.uint16],
+    counts: npt.NDArray[np.int64],
+) -> None:
+    """Walk a tier's reachable positions with the game's compiled entry, or the generic one."""
+    stack = np.empty(len(mark), np.uint32)
+    slot, idx = np.empty(kernel.max_moves, np.int64), np.empty(kernel.max_moves, np.int64)
+    if kernel.reach is not None:
+        kernel.reach(ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx)
+    else:
+        reach_tier(
+            kernel.primitive,
+            kernel.moves,
+            ctx,
+            mark,
+            child_marks,
+            child_base,
+            codes,
+            counts,
+            stack,
+            slot,
+            idx,
+        )

@@ -29,14 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import BoardLabError, CorruptTableError
-from boardlab.core.retrograde import (
-    BAD_CHILD,
-    NO_MOVES,
-    TOO_BIG,
-    TOO_DEEP,
-    solve_tier,
-    work_arrays,
-)
+from boardlab.core.retrograde import BAD_CHILD, NO_MOVES, TOO_BIG, TOO_DEEP, run_solve, side_by_side
 from boardlab.core.tiers import TierGame, tier_game_from_spec
 from boardlab.solver.tierfile import DEFAULT_CODEC, SUFFIX, PackFile, read_header, write_pack
 
@@ -186,9 +179,7 @@ class ChildCache:
                 self._items.move_to_end(key)
                 return arr
         with self._lock:
-            pf = self._pack(pack_path(folder, pack), hint)
-            arr = pf.tier_codes(tier)
-        with self._lock:
+            arr = self._pack(pack_path(folder, pack), hint).tier_codes(tier)
             self._items[key] = arr
             self.used += arr.nbytes
             while self.used > self.budget and len(self._items) > 1:
@@ -243,26 +234,10 @@ def solve_one_tier(
     game: TierGame, tier: int, children: Sequence[npt.NDArray[np.uint16]]
 ) -> tuple[npt.NDArray[np.uint16], int]:
     """Solve a tier given its children's codes (in `child_tiers` order); (codes, max rem)."""
-    k = game.kernel
     size = game.tier_size(tier)
-    base = np.zeros(len(children) + 1, np.int64)
-    if children:
-        np.cumsum([len(c) for c in children], out=base[1:])
-        joined = np.concatenate(children) if len(children) > 1 else children[0]
-    else:
-        joined = np.zeros(1, np.uint16)
+    joined, base = side_by_side(children, np.uint16)
     code = np.zeros(size, np.uint16)
-    ctx = game.tier_context(tier)
-    work = work_arrays(size, k.max_moves)
-    if k.solve is not None:
-        res = int(k.solve(ctx, size, k.max_moves, joined, base, code, work))
-    else:
-        res = int(
-            solve_tier(
-                k.primitive, k.moves, k.unmoves, ctx, size, k.max_moves, joined, base, code, work
-            )
-        )
-    del work
+    res = run_solve(game.kernel, game.tier_context(tier), size, joined, base, code)
     if res < 0:
         why = {
             BAD_CHILD: "a move leads to an invalid child entry",

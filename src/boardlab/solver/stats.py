@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from boardlab.core.retrograde import reach_tier
+from boardlab.core.retrograde import run_reach, side_by_side
 from boardlab.solver.api import Tablebase
 from boardlab.solver.engine import tier_levels
 
@@ -47,7 +47,6 @@ def reachable_counts(table: Tablebase, start: Any) -> npt.NDArray[np.int64]:
     """How many positions reachable from `start` hold each code."""
     game = table.game
     full = game.full_game()
-    k = full.kernel
     levels = tier_levels(full)
     order = sorted(levels, key=lambda t: (-levels[t], t))
     t0, i0 = full.locate(start)
@@ -64,21 +63,10 @@ def reachable_counts(table: Tablebase, start: Any) -> npt.NDArray[np.int64]:
                 marks[c] = np.zeros(full.tier_size(c), np.uint8)
         # the children's marks side by side in one array (one flat index in the kernel, much
         # faster than a list of arrays), copied back once the tier is walked
-        base = np.zeros(len(kids) + 1, np.int64)
-        np.cumsum([len(marks[c]) for c in kids], out=base[1:])
-        joined = np.concatenate([marks[c] for c in kids]) if kids else np.zeros(1, np.uint8)
+        joined, base = side_by_side([marks[c] for c in kids], np.uint8)
         canon = game.canonical_tier(tier)
         codes = game.unfold(tier, table.pack(table.pack_of(canon)).tier_codes(canon))
-        ctx = full.tier_context(tier)
-        stack = np.empty(len(mark), np.uint32)
-        slot, idx = np.empty(k.max_moves, np.int64), np.empty(k.max_moves, np.int64)
-        if k.reach is not None:
-            k.reach(ctx, mark, joined, base, codes, counts, stack, slot, idx)
-        else:
-            reach_tier(
-                k.primitive, k.moves, ctx, mark, joined, base, codes, counts, stack, slot, idx
-            )
-        del stack
+        run_reach(full.kernel, full.tier_context(tier), mark, joined, base, codes, counts)
         for i, c in enumerate(kids):
             marks[c] = joined[base[i] : base[i + 1]].copy()
         del joined

@@ -31,6 +31,7 @@ import numba as nb
 import numpy as np
 
 from boardlab.core.outcome import Value
+from boardlab.core.retrograde import side_by_side
 from boardlab.solver.api import Tablebase, decode
 
 MAX_REPORTED = 20
@@ -136,10 +137,7 @@ def verify_table(
     for i, t in enumerate(tiers):
         codes = codes_of(t)
         kids = [codes_of(c) for c in game.child_tiers(t)]
-        base = np.zeros(len(kids) + 1, np.int64)
-        if kids:
-            np.cumsum([len(c) for c in kids], out=base[1:])
-        joined = np.concatenate(kids) if kids else np.zeros(1, np.uint16)
+        joined, base = side_by_side(kids, np.uint16)
         nbad, checked = check_tier(
             k.primitive, k.moves, game.tier_context(t), codes, k.max_moves, joined, base, bad
         )
