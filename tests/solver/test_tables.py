@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -186,6 +187,41 @@ def test_dask_local_cluster_gives_identical_bytes(built: Path, tmp_path: Path) -
     assert out.returncode == 0, out.stderr
     assert "dashboard" in out.stderr.lower()
     assert folder_bytes(table_path(rules, tmp_path)) == folder_bytes(table_path(rules, built))
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_local_cluster_cleanly(tmp_path: Path) -> None:
+    """Ctrl-C at the terminal (SIGINT to the process group) in the middle of a 5×5 solve on
+    a local cluster: exit 130 with one line, nothing left running, no half-written file."""
+    rules = rules_for("classic", 5)
+    cmd = [sys.executable, "-m", "boardlab", "solve", "--size", "5", "--workers", "2"]
+    proc = subprocess.Popen(
+        [*cmd, "--tables", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own group, as a terminal gives a command
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    packs = table_path(rules, tmp_path) / "packs"
+    deadline = time.monotonic() + 300
+    while proc.poll() is None and time.monotonic() < deadline:
+        if packs.is_dir() and len(list(packs.glob("*.bltier"))) >= 20:  # into level 15
+            break
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "interrupted"
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # no worker left behind
+    assert not list(packs.glob(".*"))  # no temporary file
+    written = len(list(packs.glob("*.bltier")))
+    assert 20 <= written < len(make_plan(DodgemTiers(rules)).packs)
+    for f in packs.glob("*.bltier"):
+        pf = PackFile(f, "rebuild")
+        pf.check()  # every file whole
+        pf.close()
 
 
 def test_unreachable_scheduler_is_one_line_and_exit_2(tmp_path: Path) -> None:

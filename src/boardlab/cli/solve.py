@@ -73,8 +73,8 @@ def register(sub: Any) -> None:
         dest="jobs",
         type=int,
         default=None,
-        help="Dask worker processes of a local cluster (default: 1 up to 5×5, else the number "
-        "of cores); 1 solves in this process",
+        help="threads of a local Dask cluster (default: 1 up to 4×4, else the number of "
+        "cores); 1 solves without a cluster",
     )
     p.add_argument(
         "--scheduler",

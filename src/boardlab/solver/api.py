@@ -264,9 +264,10 @@ def ensure_table(
 
 
 def default_jobs(rules: Any) -> int:
-    """Workers for a build: 1 (this process) up to 5×5, else the number of cores."""
+    """Workers for a build: 1 (no cluster) up to 4×4, whose solve takes less time than a
+    local cluster takes to start; else the number of cores."""
     size = int(getattr(getattr(rules, "rules", rules), "size", 0))
-    return 1 if size <= 5 else (os.cpu_count() or 1)
+    return 1 if size <= 4 else (os.cpu_count() or 1)
 
 
 LevelProgress = Callable[[int, int, int, int, int], None]

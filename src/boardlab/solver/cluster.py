@@ -1,4 +1,9 @@
-"""Dask clusters for the solver: a LocalCluster it starts itself, or an existing scheduler."""
+"""Dask clusters for the solver: a LocalCluster it starts itself, or an existing scheduler.
+
+The LocalCluster is one worker in this process with a thread per core: the kernels release
+the GIL, so the threads solve packs side by side, and they share one cache of child tiers
+and one copy of the game's tables (a 6×6 board's move tables and plan take 2-3 GB per
+process). Worker processes would each load and cache their own, and cost seconds to start."""
 
 from __future__ import annotations
 
@@ -14,7 +19,8 @@ class ClusterError(BoardLabError):
 
 
 def connect(workers: int, scheduler: str | None) -> tuple[Any, Any, int]:
-    """(client, cluster or None, number of workers). Raises ClusterError."""
+    """(client, cluster or None, packs it runs at once: the threads of the local cluster, or
+    the workers of the scheduler's). Raises ClusterError."""
     from distributed import Client, LocalCluster
 
     for name in ("distributed", "distributed.nanny", "distributed.scheduler", "tornado"):
@@ -32,9 +38,9 @@ def connect(workers: int, scheduler: str | None) -> tuple[Any, Any, int]:
         return client, None, n
     try:
         cluster = LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
+            n_workers=1,
+            threads_per_worker=workers,
+            processes=False,
             memory_limit=0,  # the solver keeps to its own budget
             dashboard_address=":0",
             silence_logs=logging.ERROR,

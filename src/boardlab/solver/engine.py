@@ -29,7 +29,16 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import BoardLabError, CorruptTableError
-from boardlab.core.retrograde import BAD_CHILD, NO_MOVES, TOO_BIG, TOO_DEEP, run_solve, side_by_side
+from boardlab.core.retrograde import (
+    BAD_CHILD,
+    NO_MOVES,
+    TOO_BIG,
+    TOO_DEEP,
+    pooled_work,
+    release_work,
+    run_solve,
+    side_by_side,
+)
 from boardlab.core.tiers import TierGame, tier_game_from_spec
 from boardlab.solver.tierfile import DEFAULT_CODEC, SUFFIX, PackFile, read_header, write_pack
 
@@ -207,37 +216,45 @@ def _clear_caches() -> None:
     for cache in _CACHE.values():
         cache.close()
     _CACHE.clear()
+    release_work()
 
 
 _GAMES: dict[str, TierGame] = {}
 _CACHE: dict[str, ChildCache] = {}
+_MADE = threading.Lock()  # the local cluster's threads share the games and the cache
 
 
 def _game(spec: dict[str, Any]) -> TierGame:
     key = json.dumps(spec, sort_keys=True)
-    game = _GAMES.get(key)
-    if game is None:
-        game = _GAMES[key] = tier_game_from_spec(spec)
-    return game
+    with _MADE:
+        game = _GAMES.get(key)
+        if game is None:
+            game = _GAMES[key] = tier_game_from_spec(spec)
+        return game
 
 
 def _cache(budget: int) -> ChildCache:
     key = str(budget)
-    cache = _CACHE.get(key)
-    if cache is None:
-        _clear_caches()
-        cache = _CACHE[key] = ChildCache(budget)
-    return cache
+    with _MADE:
+        cache = _CACHE.get(key)
+        if cache is None:
+            _clear_caches()
+            cache = _CACHE[key] = ChildCache(budget)
+        return cache
 
 
 def solve_one_tier(
-    game: TierGame, tier: int, children: Sequence[npt.NDArray[np.uint16]]
+    game: TierGame,
+    tier: int,
+    children: Sequence[npt.NDArray[np.uint16]],
+    work: tuple[npt.NDArray[Any], ...] | None = None,
 ) -> tuple[npt.NDArray[np.uint16], int]:
-    """Solve a tier given its children's codes (in `child_tiers` order); (codes, max rem)."""
+    """Solve a tier given its children's codes (in `child_tiers` order); (codes, max rem).
+    `work`: the kernel's work arrays (`pooled_work`), else the thread's kept ones."""
     size = game.tier_size(tier)
     joined, base = side_by_side(children, np.uint16)
     code = np.zeros(size, np.uint16)
-    res = run_solve(game.kernel, game.tier_context(tier), size, joined, base, code)
+    res = run_solve(game.kernel, game.tier_context(tier), size, joined, base, code, work)
     if res < 0:
         why = {
             BAD_CHILD: "a move leads to an invalid child entry",
@@ -281,13 +298,14 @@ def solve_pack(
     held = 0  # bytes of the pack's solved tiers, kept until the file is written
     counts = np.zeros(65536, np.int64)
     maxrem = 0
+    work = pooled_work(pack.largest, game.kernel.max_moves)  # one set for the whole pack
     for tier in pack.tiers:
         children = game.child_tiers(tier)
         kids = [cache.get(where, c, pack_of[c], game.rebuild_command) for c in children]
         joined = 2 * sum(len(k) for k in kids) if len(kids) > 1 else 0
-        need = BYTES_PER_POSITION * game.tier_size(tier) + joined + held
+        need = BYTES_PER_POSITION * pack.largest + joined + held  # the work arrays are kept
         cache.make_room(need, {cache.key(where, c) for c in children})
-        code, rem = solve_one_tier(game, tier, kids)
+        code, rem = solve_one_tier(game, tier, kids, work)
         del kids
         counts += game.weighted_counts(tier, code)
         maxrem = max(maxrem, rem)
@@ -401,7 +419,8 @@ def solve_game(
     """Solve every pack not yet on disk, level by level; returns the manifest.
 
     With `workers` == 1 and no scheduler the packs are solved in this process; otherwise on a
-    Dask cluster (a LocalCluster of `workers` processes, or the one at `scheduler`)."""
+    Dask cluster (a LocalCluster of `workers` threads in this process, or the one at
+    `scheduler`)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "packs").mkdir(exist_ok=True)
     plan = make_plan(game)
@@ -506,6 +525,7 @@ class _DaskRunner:
 
         self.client, self.cluster, nworkers = connect(workers, scheduler)
         self.workers = max(1, nworkers)
+        self.shared = self.cluster is not None  # threads of this process: one child cache
         self.budget = budget
         if on_dashboard and self.client.dashboard_link:
             on_dashboard(str(self.client.dashboard_link))
@@ -516,10 +536,12 @@ class _DaskRunner:
         from distributed import wait
 
         game = _game(spec)
-        # each worker keeps child tiers up to its share of half the budget (less while a
-        # tier is solved); the packs in flight together must fit in the other half
-        cache_budget = max(GiB // 8, self.budget // (2 * self.workers))
-        free = self.budget - cache_budget * self.workers
+        # the cache of child tiers gets half the budget (less while a tier is solved): one
+        # cache for the local cluster's threads, else a share for each worker process; the
+        # packs in flight together must fit in the other half
+        caches = 1 if self.shared else self.workers
+        cache_budget = max(GiB // 8, self.budget // (2 * caches))
+        free = self.budget - cache_budget * caches
         queue = sorted(todo, key=lambda p: -p.largest)  # big ones first: a shorter tail
         running: dict[Any, tuple[Pack, int]] = {}
         in_use = 0
@@ -553,6 +575,8 @@ class _DaskRunner:
         from boardlab.solver.cluster import disconnect
 
         disconnect(self.client, self.cluster)
+        if self.shared:
+            _clear_caches()  # the local cluster's threads used this process's cache
 
 
 def plan_key(spec: dict[str, Any]) -> str:

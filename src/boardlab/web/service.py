@@ -294,7 +294,7 @@ def _build_process(
         rules = rules_of(game, variant, size)
         folder = Path(tables) if tables else None
         try:
-            solver.ensure_table(rules, folder, on_progress=progress, on_blocks=blocks)
+            solver.ensure_table(rules, folder, on_progress=progress, jobs=1, on_blocks=blocks)
         except CorruptTableError:  # a damaged file: build it again over it
             counters[2] = 0
             solver.run_build(rules, folder, 1, on_progress=progress, on_blocks=blocks)

@@ -537,7 +537,7 @@ KERNEL_FUNCS = (dodgem_primitive, dodgem_moves, dodgem_unmoves)
 
 # the retrograde kernel with the functions above inlined, compiled without reference counting
 # (it allocates nothing) and cached on disk
-@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+@nb.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
 def dodgem_solve_tier(  # type: ignore[no-untyped-def]
     ctx, size, max_moves, child_codes, child_base, code, work
 ):
@@ -556,7 +556,7 @@ def dodgem_solve_tier(  # type: ignore[no-untyped-def]
     )
 
 
-@nb.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+@nb.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
 def dodgem_reach_tier(  # type: ignore[no-untyped-def]
     ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
 ):
@@ -576,7 +576,7 @@ def dodgem_reach_tier(  # type: ignore[no-untyped-def]
     )
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _unfold(params, blob, a, b, canonical, out):  # type: ignore[no-untyped-def]
     """Codes of the full tier (a, b) (index (side * |A| + x) * |B| + y) from the stored one."""
     asz = blob[params[O_KSIZE] + a]
@@ -592,7 +592,7 @@ def _unfold(params, blob, a, b, canonical, out):  # type: ignore[no-untyped-def]
                 out[(side * asz + x) * bsz + y] = canonical[q]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _weighted_counts(params, blob, a, b, codes, orbit, counts):  # type: ignore[no-untyped-def]
     mir = params[P_MIR]
     offa = blob[params[O_KOFF] + a]
