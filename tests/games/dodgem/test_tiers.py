@@ -88,6 +88,37 @@ def test_rank_unrank_round_trip() -> None:
                     assert game.locate(pos) == (tier, index)
 
 
+def test_unrank_divides_exactly_at_every_row_edge() -> None:
+    """The compiled unrank divides by a multiply (ceil(2**32 / key size)): its (side, x, y)
+    must be plain divmod's at the first and last index of rows, for key sizes as large as
+    6×6 has (where the multiply's estimate is one too many and must be corrected) and for
+    every 4×4 classic tier."""
+    from boardlab.games.dodgem.tiers import O_KINV, O_KSIZE, P_A, P_B, P_MIR, _unrank, reciprocals
+
+    for asz, bsz in [(8191, 16381), (12093, 9999), (3, 7), (1, 1), (16384, 16383)]:
+        sizes = np.array([asz, bsz], np.int64)
+        blob = np.concatenate([sizes, reciprocals(sizes)])
+        params = np.zeros(P_MIR + 1, np.int64)
+        params[P_A], params[P_B], params[O_KSIZE], params[O_KINV] = 0, 1, 0, 2
+        rows = sorted({*range(min(asz, 50)), *range(max(0, asz - 50), asz)})
+        for side in (0, 1):
+            for x in rows:
+                for y in {0, 1 % bsz, bsz - 1}:
+                    p = (side * asz + x) * bsz + y
+                    assert _unrank(params, blob, 0, 1, p) == (side, x, y), (asz, bsz, p)
+    game = DodgemTiers(rules_for("classic", 4))
+    for tier in game.tiers():
+        params, blob = game.tier_context(tier)
+        a, b = divmod(tier, game._keys)
+        asz, bsz = int(blob[params[O_KSIZE] + a]), int(blob[params[O_KSIZE] + b])
+        for p in range(2 * asz * bsz):
+            assert _unrank(params, blob, a, b, p) == (
+                p // (asz * bsz),
+                p % (asz * bsz) // bsz,
+                p % bsz,
+            )
+
+
 def test_children_come_first_and_forward_moves_leave_the_tier() -> None:
     game = DodgemTiers(rules_for("piecepack", 4))
     plan = make_plan(game)

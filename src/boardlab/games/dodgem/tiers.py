@@ -195,7 +195,8 @@ def _move_tables(
 O_SIDE = 11  # per side s: O_SIDE + 6 * s + (0 masks, 1 dest, 2 child, 3 kind, 4 un_src, 5 un_par)
 # the left-right mirror tables (see mirror_tables), then the mirror flag, then the slots
 (O_MIR, O_NBIG, O_NFIX, O_SYMR, O_KFIX, O_SYMOFF, O_SYMINV) = range(O_SIDE + 12, O_SIDE + 19)
-P_MIR = O_SIDE + 19
+O_KINV = O_SIDE + 19  # per key: ceil(2**32 / its size), to divide by a multiply (see _unrank)
+P_MIR = O_SIDE + 20
 P_SLOTS = P_MIR + 1
 
 
@@ -253,6 +254,11 @@ def mirror_tables(size: int, geometry: str) -> tuple[I64, ...]:
     return mir, nbig, nfix, symrank, kfix, symoff, np.array([*syminv, 0], np.int64)
 
 
+def reciprocals(sizes: I64) -> I64:
+    """ceil(2**32 / size) of each size: `_unrank` divides by a size with a multiply."""
+    return ((1 << 32) + sizes - 1) // sizes
+
+
 def board_blob(pl: Placements, geometry: str) -> tuple[I64, list[int], int, int]:
     """The board tables as one int64 array, the offsets and the slot widths W and U."""
     w = int(pl.dest[0].shape[1])
@@ -264,6 +270,7 @@ def board_blob(pl: Placements, geometry: str) -> tuple[I64, list[int], int, int]
         un_par = np.pad(pl.un_parent[s], ((0, 0), (0, pad)), constant_values=-1)
         parts += [pl.masks[s], pl.dest[s], pl.child[s], pl.kind[s], un_src, un_par]
     parts += list(mirror_tables(pl.size, geometry))
+    parts.append(reciprocals(pl.key_size))  # O_KINV
     offsets = []
     at = 0
     for part in parts:
@@ -316,11 +323,15 @@ def _rank(params, blob, a, b, side, x, y):  # type: ignore[no-untyped-def]
 def _unrank(params, blob, a, b, p):  # type: ignore[no-untyped-def]
     """(side, x, y) of index p of the stored tier (a, b)."""
     half = _half(params, blob, a, b)
-    side = p // half
+    side = 1 if p >= half else 0  # p < 2 * half: no division
     r = p - side * half
     bsz = blob[params[O_KSIZE] + b]
     if params[P_MIR] == 0:
-        x = r // bsz
+        # r // bsz by a multiply: with m = ceil(2**32 / bsz), (r * m) >> 32 is the quotient
+        # or one more (r < 2**32), and r * m < 2**63 (r < 2**29, m <= 2**32)
+        x = (r * blob[params[O_KINV] + b]) >> 32
+        if x * bsz > r:
+            x -= 1
         return side, x, r - x * bsz
     asz = blob[params[O_KSIZE] + a]
     offa = blob[params[O_KOFF] + a]
