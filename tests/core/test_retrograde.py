@@ -61,3 +61,6 @@ def test_specialised_reach_matches_generic(variant: str, tmp_path: Path) -> None
         slow = reachable_counts(table, rules.start())
     assert np.array_equal(fast, slow)
     assert 0 < fast[1:].sum() < table.header["positions"]
+    # the tiers of a level walked one at a time or on several threads: the same counts
+    assert np.array_equal(reachable_counts(table, rules.start(), threads=1), fast)
+    assert np.array_equal(reachable_counts(table, rules.start(), threads=4), fast)
