@@ -231,3 +231,26 @@ def test_unreachable_scheduler_is_one_line_and_exit_2(tmp_path: Path) -> None:
     )
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and "scheduler" in out.stderr
+
+
+def test_resident_bytes_follows_what_the_process_holds() -> None:
+    from boardlab.solver.engine import resident_bytes
+
+    before = resident_bytes()
+    block = np.ones(200 << 20, np.uint8)  # 200 MiB, every page touched
+    after = resident_bytes()
+    assert 150 << 20 < after - before < 400 << 20
+    del block
+
+
+def test_a_tiny_memory_budget_still_finishes_with_identical_files(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Almost nothing left for tiers: the child cache keeps at most one tier and every tier
+    goes beyond the budget on its own; the files come out the same."""
+    import boardlab.solver.engine as engine
+
+    monkeypatch.setattr(engine, "MIN_BUDGET", 4096)
+    rules = rules_for("classic", 4)
+    build_table(rules, tmp_path, budget=1)
+    assert folder_bytes(table_path(rules, tmp_path)) == folder_bytes(table_path(rules, built))

@@ -11,13 +11,16 @@ A pack whose file is valid is never solved again: that is the whole resume logic
 a worker holds the tier it solves (about BYTES_PER_POSITION each, and a copy of its children
 side by side) and an LRU cache of decompressed child tiers (2 bytes per position) that gives
 way to it: together they stay within the worker's share of the memory budget, unless one
-tier alone needs more.
+tier alone needs more. A solve in this process (no scheduler) first takes off the budget
+what the process already holds (interpreter, libraries, the plan and the game's tables), so
+that the budget bounds the whole process.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -48,6 +51,7 @@ BYTES_PER_POSITION = 24  # kernel work arrays while a tier is solved (codes incl
 MANIFEST = "manifest.json"
 GiB = 1 << 30
 DEFAULT_BUDGET = 12 * GiB
+MIN_BUDGET = 64 << 20  # left for tiers when the process already holds the whole budget
 OPEN_PACKS = 64  # pack files a worker keeps open
 
 
@@ -138,6 +142,18 @@ def make_plan(game: TierGame) -> Plan:
                 pack_of[t] = name
         out.append(tuple(packs))
     return Plan(tuple(out), pack_of)
+
+
+def resident_bytes() -> int:
+    """Memory this process holds now: its resident set (Linux), else its peak so far."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return int(peak) * (1 if sys.platform == "darwin" else 1024)
 
 
 def pack_path(folder: Path, name: str) -> Path:
@@ -446,6 +462,9 @@ def solve_game(
     write_manifest(folder, manifest)
     done = done_packs(game, folder, plan)
     spec = game.spec()
+    if scheduler is None:  # this process solves: what it holds already comes off the budget
+        _game(spec).tier_context(plan.packs[-1].tiers[0])  # the solver's tables, built
+        budget = max(budget - resident_bytes(), MIN_BUDGET)
     total = plan.positions
     positions = sum(p.positions for p in plan.packs if p.name in done)
     runner = (

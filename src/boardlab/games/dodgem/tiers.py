@@ -280,6 +280,13 @@ def board_blob(pl: Placements, geometry: str) -> tuple[I64, list[int], int, int]
     return blob, offsets, w, u
 
 
+@cache
+def _shared_blob(size: int, geometry: str) -> tuple[I64, list[int], int, int]:
+    """One board blob per board in a process, shared by every adapter of it (the solver's,
+    the caller's, the full game's: about 500 MB on 6×6)."""
+    return board_blob(placements(size, geometry), geometry)
+
+
 @nb.njit(cache=True, inline="always")
 def _half(params, blob, a, b):  # type: ignore[no-untyped-def]
     """Stored (first, second) placement pairs of keys a and b, per side to move."""
@@ -741,7 +748,7 @@ class DodgemTiers:
 
     @cached_property
     def _blob(self) -> tuple[I64, list[int], int, int]:
-        return board_blob(self.placements, self.rules.geometry)
+        return _shared_blob(self.rules.size, self.rules.geometry)
 
     @cached_property
     def _base(self) -> I64:
