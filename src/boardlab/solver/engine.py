@@ -212,6 +212,22 @@ class ChildCache:
                 self.used -= old.nbytes
         return arr
 
+    def put(self, folder: Path, tier: int, codes: npt.NDArray[np.uint16]) -> None:
+        """Keep the codes of a tier just solved and written (the same that its file holds),
+        unless they alone exceed the budget; least recently used tiers make way."""
+        if codes.nbytes > self.budget:
+            return
+        key = self.key(folder, tier)
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.used -= old.nbytes
+            self._items[key] = codes
+            self.used += codes.nbytes
+            while self.used > self.budget and len(self._items) > 1:
+                _, dropped = self._items.popitem(last=False)
+                self.used -= dropped.nbytes
+
     def make_room(self, extra: int, keep: set[tuple[str, int]]) -> None:
         """Drop least recently used tiers (not those in `keep`) until the cache and `extra`
         more bytes fit in the budget."""
@@ -337,6 +353,8 @@ def solve_pack(
         **summary,
     }
     size = write_pack(pack_path(where, pack.name), solved, header, codec)
+    for tier, code in solved:  # written: the next levels read them from memory while they fit
+        cache.put(where, tier, code)
     return {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
 
 
