@@ -182,8 +182,24 @@ def test_main_page_opens_review_and_links_puzzles(page: Any, live_server: str) -
     )
 
 
+def build_table(page: Any, size: int) -> None:
+    """Have the server build the classic table of a size (the page is on loopback, which
+    may start builds) and wait until it is ready: other tests build it as a side effect, in
+    an order that parallel runs do not keep."""
+    post(page, "/api/tables", {"game": "dodgem", "variant": "classic", "size": size})
+    page.wait_for_function(
+        "async (n) => (await (await fetch(`/api/tables?game=dodgem&variant=classic&size=${n}`))"
+        ".json()).state === 'ready'",
+        arg=size,
+        polling=200,
+        timeout=120_000,  # a build process of its own, at low priority on a busy machine
+    )
+
+
 def test_save_as_puzzle_after_a_forced_win_notice(page: Any, live_server: str) -> None:
-    # 3×3 classic, human blue against level 4: blue's a2-b2 loses, so level 4 announces
+    # 3×3 classic, human blue against level 4 playing from the table: blue's a2-b2 loses, so
+    # level 4 announces the forced win
+    build_table(page, 3)
     page.select_option("#s-size", "3")
     page.select_option("#s-side0", "human")
     page.select_option("#s-side1", "4")
