@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.conftest import shot, watch_errors
+from tests.web.conftest import ensure_table, shot, watch_errors
 
 from boardlab.core.records import GameRecord
 
@@ -182,24 +182,10 @@ def test_main_page_opens_review_and_links_puzzles(page: Any, live_server: str) -
     )
 
 
-def build_table(page: Any, size: int) -> None:
-    """Have the server build the classic table of a size (the page is on loopback, which
-    may start builds) and wait until it is ready: other tests build it as a side effect, in
-    an order that parallel runs do not keep."""
-    post(page, "/api/tables", {"game": "dodgem", "variant": "classic", "size": size})
-    page.wait_for_function(
-        "async (n) => (await (await fetch(`/api/tables?game=dodgem&variant=classic&size=${n}`))"
-        ".json()).state === 'ready'",
-        arg=size,
-        polling=200,
-        timeout=120_000,  # a build process of its own, at low priority on a busy machine
-    )
-
-
 def test_save_as_puzzle_after_a_forced_win_notice(page: Any, live_server: str) -> None:
     # 3×3 classic, human blue against level 4 playing from the table: blue's a2-b2 loses, so
     # level 4 announces the forced win
-    build_table(page, 3)
+    ensure_table(live_server, 3)  # level 4 never builds inside a move
     page.select_option("#s-size", "3")
     page.select_option("#s-side0", "human")
     page.select_option("#s-side1", "4")
