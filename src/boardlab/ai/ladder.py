@@ -8,13 +8,15 @@ levels are tuned per board, so a rating from another board would say little."""
 from __future__ import annotations
 
 # (game, variant, board size) -> player -> rating; measured 2026-11-23 (see the docs) with
-# every level at its defaults (Dot Dash level 4 at 1 s a move, Dodgem level 4 from the table)
+# every level at its settings for that board (Dot Dash level 4 at 1 s a move, Dodgem level 4
+# from the table where one exists)
 MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "classic", 3): {"random": 0, "1": 461, "2": 626, "3": 901, "4": 1176},
     ("dodgem", "classic", 4): {"random": 0, "1": 658, "2": 911, "3": 1125, "4": 1248},
     ("dodgem", "classic", 5): {"random": 0, "1": 525, "2": 772, "3": 1047, "4": 1292},
     ("dodgem", "misere", 4): {"random": 0, "1": 501, "2": 649, "3": 844, "4": 1154},
-    ("dodgem", "blocked-loses", 4): {"random": 0, "1": 512, "2": 696, "3": 916, "4": 1367},
+    ("dodgem", "blocked-loses", 4): {"random": 0, "1": 626, "2": 874, "3": 1154, "4": 1356},
+    ("dodgem", "piecepack", 4): {"random": 0, "1": 550, "2": 765, "3": 947, "4": 1042},
     ("dotdash", "standard", 9): {"random": 0, "1": 506, "2": 703, "3": 952, "4": 1394},
     ("dotdash", "standard", 13): {"random": 0, "1": 487, "2": 635, "3": 787, "4": 1063},
 }
