@@ -64,6 +64,12 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # 42% of its games as first player against it, a sharper one would leave level 2
     # far behind
     ("classic", 3): Tuning(l1_noise=80.0, l3_depth=8, l3_noise=40.0),
+    # blocked-loses 3×3: the table won all 100 games against the 3-ply level 3, and level 2
+    # scored only 63% against level 1; a 4-ply level 2 and a noisy 7-ply level 3 space it
+    ("blocked-loses", 3): Tuning(l1_noise=80.0, l2_depth=4, l3_depth=7, l3_noise=40.0),
+    # misère 3×3: levels 2 and 3 drew by repetition (level 3 scored 40% against level 2); with
+    # contempt they play on, and a 6-ply level 3 scores 77% against level 2 (3 or 4 plies: 54-56%)
+    ("misere", 3): Tuning(l3_depth=6, contempt=400),
     ("*", 4): Tuning(l3_depth=4),
     # misère: cars shuffle sideways and any two levels drew by repetition; contempt of four
     # steps makes them play on, so the stronger one wins
