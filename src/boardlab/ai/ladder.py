@@ -17,6 +17,9 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "misere", 4): {"random": 0, "1": 501, "2": 649, "3": 844, "4": 1154},
     ("dodgem", "blocked-loses", 4): {"random": 0, "1": 626, "2": 874, "3": 1154, "4": 1356},
     ("dodgem", "piecepack", 4): {"random": 0, "1": 550, "2": 765, "3": 947, "4": 1042},
+    ("dodgem", "piecepack", 3): {"random": 0, "1": 374, "2": 529, "3": 666, "4": 753},
+    ("dodgem", "blocked-loses", 3): {"random": 0, "1": 436, "2": 690, "3": 941, "4": 1196},
+    ("dodgem", "misere", 3): {"random": 0, "1": 412, "2": 672, "3": 828, "4": 938},
     ("dotdash", "standard", 9): {"random": 0, "1": 506, "2": 703, "3": 952, "4": 1394},
     ("dotdash", "standard", 13): {"random": 0, "1": 487, "2": 635, "3": 787, "4": 1063},
 }
