@@ -85,6 +85,12 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # 5×5: the default level 3 scored 92% against level 2 and the table 73% against it;
     # a steadier level 1, a 4-ply level 2 and a 4,000-node level 3 share the span evenly
     ("classic", 5): Tuning(l1_noise=35.0, l1_blunder=0.03, l2_depth=4, l2_noise=8.0, l3_nodes=4000),
+    # blocked-loses 5×5: with the defaults level 2 scored 98% against level 1 and level 3
+    # 100% against level 2; the span is too wide for steps of 85%: a steadier level 1, a
+    # 5-ply level 2 and a 12,000-node level 3 make each step 85-89%
+    ("blocked-loses", 5): Tuning(
+        l1_noise=20.0, l1_blunder=0.02, l2_depth=5, l2_noise=8.0, l3_nodes=12000
+    ),
 }
 
 
