@@ -14,6 +14,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "classic", 3): {"random": 0, "1": 461, "2": 626, "3": 901, "4": 1176},
     ("dodgem", "classic", 4): {"random": 0, "1": 658, "2": 911, "3": 1125, "4": 1248},
     ("dodgem", "classic", 5): {"random": 0, "1": 525, "2": 772, "3": 1047, "4": 1292},
+    ("dodgem", "blocked-loses", 5): {"random": 0, "1": 561, "2": 822, "3": 1105, "4": 1379},
     ("dodgem", "misere", 4): {"random": 0, "1": 439, "2": 636, "3": 835, "4": 1042},
     ("dodgem", "blocked-loses", 4): {"random": 0, "1": 626, "2": 874, "3": 1154, "4": 1356},
     ("dodgem", "piecepack", 4): {"random": 0, "1": 550, "2": 765, "3": 947, "4": 1042},
