@@ -137,3 +137,34 @@ def test_missing_5x5_and_corrupt_files(tmp_path: Path, capsys: pytest.CaptureFix
     assert status == 2 and str(bad) in flat and "--force" in flat
     status, _, err = run(capsys, "stats", "--size", "7", "--tables", str(tmp_path))
     assert status == 2 and "3×3 to 6×6" in err
+
+
+def test_estimate_predicts_without_solving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardlab.solver.api import require_game
+    from boardlab.solver.estimate import estimate
+
+    args = ("solve", "--size", "4", "--estimate", "--cores", "8", "--tables", str(tmp_path))
+    status, out, _ = run(capsys, *args)
+    assert status == 0
+    for line in ("tiers in", "time on 1 core", "time on 8 cores"):
+        assert line in out
+    assert "peak memory" in out and "disk: at most" in out
+    assert not any(tmp_path.iterdir())  # nothing solved, nothing written
+    est = estimate(require_game(rules_for("classic", 4)))
+    assert est.positions == 510_914 and est.sampled_tiers > 0
+    assert est.seconds_on(8) <= est.seconds_on(2) <= est.one_core_seconds
+
+
+def test_stand_in_children_hold_valid_codes_in_the_stated_mix() -> None:
+    import numpy as np
+
+    from boardlab.solver.estimate import STAND_IN_MIX, stand_in_codes
+
+    codes = stand_in_codes(100_000, seed=7)
+    assert codes.dtype == np.uint16 and len(codes) == 100_000 and codes.min() >= 1
+    draw = float(np.mean(codes == 1))
+    win = float(np.mean((codes >= 2) & (codes % 2 == 0)))
+    assert abs(draw - STAND_IN_MIX[0]) < 0.01 and abs(win - STAND_IN_MIX[1]) < 0.01
+    assert np.array_equal(codes, stand_in_codes(100_000, seed=7))  # reproducible

@@ -190,6 +190,25 @@ def test_dask_local_cluster_gives_identical_bytes(built: Path, tmp_path: Path) -
 
 
 @pytest.mark.slow
+def test_an_existing_cluster_of_worker_processes_gives_identical_bytes(
+    built: Path, tmp_path: Path
+) -> None:
+    """`--scheduler`: the packs go to separate worker processes (each with its own game and
+    child cache, the arguments pickled), as on a cluster of machines sharing the folder."""
+    from distributed import LocalCluster
+
+    rules = rules_for("classic", 4)
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster:
+        cmd = [sys.executable, "-m", "boardlab", "solve", "--size", "4"]
+        cmd += ["--scheduler", cluster.scheduler_address, "--tables", str(tmp_path)]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert folder_bytes(table_path(rules, tmp_path)) == folder_bytes(table_path(rules, built))
+
+
+@pytest.mark.slow
 def test_ctrl_c_stops_a_local_cluster_cleanly(tmp_path: Path) -> None:
     """Ctrl-C at the terminal (SIGINT to the process group) in the middle of a 5×5 solve on
     a local cluster: exit 130 with one line, nothing left running, no half-written file."""
@@ -231,3 +250,26 @@ def test_unreachable_scheduler_is_one_line_and_exit_2(tmp_path: Path) -> None:
     )
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and "scheduler" in out.stderr
+
+
+def test_resident_bytes_follows_what_the_process_holds() -> None:
+    from boardlab.solver.engine import resident_bytes
+
+    before = resident_bytes()
+    block = np.ones(200 << 20, np.uint8)  # 200 MiB, every page touched
+    after = resident_bytes()
+    assert 150 << 20 < after - before < 400 << 20
+    del block
+
+
+def test_a_tiny_memory_budget_still_finishes_with_identical_files(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Almost nothing left for tiers: the child cache keeps at most one tier and every tier
+    goes beyond the budget on its own; the files come out the same."""
+    import boardlab.solver.engine as engine
+
+    monkeypatch.setattr(engine, "MIN_BUDGET", 4096)
+    rules = rules_for("classic", 4)
+    build_table(rules, tmp_path, budget=1)
+    assert folder_bytes(table_path(rules, tmp_path)) == folder_bytes(table_path(rules, built))

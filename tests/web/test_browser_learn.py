@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.conftest import shot, watch_errors
+from tests.web.conftest import ensure_table, shot, watch_errors
 
 from boardlab.core.records import GameRecord
 
@@ -183,7 +183,9 @@ def test_main_page_opens_review_and_links_puzzles(page: Any, live_server: str) -
 
 
 def test_save_as_puzzle_after_a_forced_win_notice(page: Any, live_server: str) -> None:
-    # 3×3 classic, human blue against level 4: blue's a2-b2 loses, so level 4 announces
+    # 3×3 classic, human blue against level 4 playing from the table: blue's a2-b2 loses, so
+    # level 4 announces the forced win
+    ensure_table(live_server, 3)  # level 4 never builds inside a move
     page.select_option("#s-size", "3")
     page.select_option("#s-side0", "human")
     page.select_option("#s-side1", "4")

@@ -88,7 +88,9 @@ def register(sub: Any) -> None:
         type=float,
         default=12.0,
         metavar="GIB",
-        help="memory budget in GiB for the tiers being solved and cached (default 12)",
+        help="memory budget in GiB of the whole solve: what the process holds at the start "
+        "(tables, plan) comes off it, the rest goes to the tiers being solved and cached "
+        "(default 12)",
     )
     p.add_argument("--codec", choices=("zstd", "zlib"), default="zstd", help="block compression")
     p.add_argument(

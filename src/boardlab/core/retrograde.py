@@ -165,6 +165,10 @@ def solve_tier_body(  # type: ignore[no-untyped-def]
     invalid, remoteness too deep, a position with no moves that is not finished, a tier too
     big for the queue). Allocates nothing.
 
+    The kernel counts a position's moves inside the tier (slot -1) but reads the index only of
+    a move into a child tier: a game's own entry may pass a `moves` that leaves in-tier indices
+    unset, as long as it lists each in-tier target as often as `unmoves` lists the position.
+
     A game's specialised entry point is a module-level function of the game, compiled with
     `cache=True, _nrt=False`, that calls this with its own (inline="always") functions:
 

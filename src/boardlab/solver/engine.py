@@ -11,13 +11,16 @@ A pack whose file is valid is never solved again: that is the whole resume logic
 a worker holds the tier it solves (about BYTES_PER_POSITION each, and a copy of its children
 side by side) and an LRU cache of decompressed child tiers (2 bytes per position) that gives
 way to it: together they stay within the worker's share of the memory budget, unless one
-tier alone needs more.
+tier alone needs more. A solve in this process (no scheduler) first takes off the budget
+what the process already holds (interpreter, libraries, the plan and the game's tables), so
+that the budget bounds the whole process.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -48,6 +51,7 @@ BYTES_PER_POSITION = 24  # kernel work arrays while a tier is solved (codes incl
 MANIFEST = "manifest.json"
 GiB = 1 << 30
 DEFAULT_BUDGET = 12 * GiB
+MIN_BUDGET = 64 << 20  # left for tiers when the process already holds the whole budget
 OPEN_PACKS = 64  # pack files a worker keeps open
 
 
@@ -140,6 +144,18 @@ def make_plan(game: TierGame) -> Plan:
     return Plan(tuple(out), pack_of)
 
 
+def resident_bytes() -> int:
+    """Memory this process holds now: its resident set (Linux), else its peak so far."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return int(peak) * (1 if sys.platform == "darwin" else 1024)
+
+
 def pack_path(folder: Path, name: str) -> Path:
     """Where a pack's file lives."""
     return folder / "packs" / f"{name}{SUFFIX}"
@@ -195,6 +211,22 @@ class ChildCache:
                 _, old = self._items.popitem(last=False)
                 self.used -= old.nbytes
         return arr
+
+    def put(self, folder: Path, tier: int, codes: npt.NDArray[np.uint16]) -> None:
+        """Keep the codes of a tier just solved and written (the same that its file holds),
+        unless they alone exceed the budget; least recently used tiers make way."""
+        if codes.nbytes > self.budget:
+            return
+        key = self.key(folder, tier)
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.used -= old.nbytes
+            self._items[key] = codes
+            self.used += codes.nbytes
+            while self.used > self.budget and len(self._items) > 1:
+                _, dropped = self._items.popitem(last=False)
+                self.used -= dropped.nbytes
 
     def make_room(self, extra: int, keep: set[tuple[str, int]]) -> None:
         """Drop least recently used tiers (not those in `keep`) until the cache and `extra`
@@ -321,6 +353,8 @@ def solve_pack(
         **summary,
     }
     size = write_pack(pack_path(where, pack.name), solved, header, codec)
+    for tier, code in solved:  # written: the next levels read them from memory while they fit
+        cache.put(where, tier, code)
     return {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
 
 
@@ -446,6 +480,9 @@ def solve_game(
     write_manifest(folder, manifest)
     done = done_packs(game, folder, plan)
     spec = game.spec()
+    if scheduler is None:  # this process solves: what it holds already comes off the budget
+        _game(spec).tier_context(plan.packs[-1].tiers[0])  # the solver's tables, built
+        budget = max(budget - resident_bytes(), MIN_BUDGET)
     total = plan.positions
     positions = sum(p.positions for p in plan.packs if p.name in done)
     runner = (

@@ -280,6 +280,13 @@ def board_blob(pl: Placements, geometry: str) -> tuple[I64, list[int], int, int]
     return blob, offsets, w, u
 
 
+@cache
+def _shared_blob(size: int, geometry: str) -> tuple[I64, list[int], int, int]:
+    """One board blob per board in a process, shared by every adapter of it (the solver's,
+    the caller's, the full game's: about 500 MB on 6×6)."""
+    return board_blob(placements(size, geometry), geometry)
+
+
 @nb.njit(cache=True, inline="always")
 def _half(params, blob, a, b):  # type: ignore[no-untyped-def]
     """Stored (first, second) placement pairs of keys a and b, per side to move."""
@@ -432,6 +439,19 @@ def dodgem_primitive(ctx, p):  # type: ignore[no-untyped-def]
 @nb.njit(cache=True, inline="always")
 def dodgem_moves(ctx, p, slot, index):  # type: ignore[no-untyped-def]
     """Moves of index p as (child slot or -1, index)."""
+    return _moves(ctx, p, slot, index, True)
+
+
+@nb.njit(cache=True, inline="always")
+def _moves_for_solve(ctx, p, slot, index):  # type: ignore[no-untyped-def]
+    """`dodgem_moves` for the retrograde kernel, which counts the moves inside the tier but
+    never reads their indices: those are left unset unless the mirror needs them to count
+    each target once (saves a tenth of a classic solve)."""
+    return _moves(ctx, p, slot, index, False)
+
+
+@nb.njit(cache=True, inline="always")
+def _moves(ctx, p, slot, index, in_tier_indices):  # type: ignore[no-untyped-def]
     params, blob = ctx
     side, x, y, g0, g1, _h, _asz, _bsz = _split(params, blob, p)
     a = params[P_A]
@@ -462,14 +482,15 @@ def dodgem_moves(ctx, p, slot, index):  # type: ignore[no-untyped-def]
             continue
         g2 = blob[oc + j]
         if kd == 0:
-            if side == 0:
-                q = _rank(params, blob, a, b, 1, g2 - blob[oko + a], y)
-            else:
-                q = _rank(params, blob, a, b, 0, x, g2 - blob[oko + b])
-            if mir and _seen(index, slot, n, q):
-                continue  # each in-tier position once: the un-moves list it once too
             slot[n] = -1
-            index[n] = q
+            if in_tier_indices or mir:
+                if side == 0:
+                    q = _rank(params, blob, a, b, 1, g2 - blob[oko + a], y)
+                else:
+                    q = _rank(params, blob, a, b, 0, x, g2 - blob[oko + b])
+                if mir and _seen(index, slot, n, q):
+                    continue  # each in-tier position once: the un-moves list it once too
+                index[n] = q
         else:
             k2 = blob[okf + g2]
             z = g2 - blob[oko + k2]
@@ -555,7 +576,7 @@ def dodgem_solve_tier(  # type: ignore[no-untyped-def]
     """`boardlab.core.retrograde.solve_tier_body` for the Dodgem family."""
     return solve_tier_body(
         dodgem_primitive,
-        dodgem_moves,
+        _moves_for_solve,
         dodgem_unmoves,
         ctx,
         size,
@@ -741,7 +762,7 @@ class DodgemTiers:
 
     @cached_property
     def _blob(self) -> tuple[I64, list[int], int, int]:
-        return board_blob(self.placements, self.rules.geometry)
+        return _shared_blob(self.rules.size, self.rules.geometry)
 
     @cached_property
     def _base(self) -> I64:

@@ -156,10 +156,10 @@ async function reviewGame(game) {
     const data = await res.json();
     if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
     const view = await api.state(game);
+    history.replaceState(null, "", `#${encodeLink(game)}`); // the link names the game shown
     store.set({ review: data, view, busy: false });
     const first = data.moves.find((/** @type {ReviewMove} */ m) => m.mistake);
     if (first) await pick(first.ply);
-    history.replaceState(null, "", `#${encodeLink(game)}`);
   } catch (err) {
     store.set({ error: /** @type {Error} */ (err).message, busy: false });
   }
