@@ -14,7 +14,19 @@ from tests.conftest import SMALL_TABLES
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize(("variant", "size"), [("classic", 4), ("misere", 4), ("classic", 3)])
+@pytest.mark.parametrize(
+    ("variant", "size"),
+    [
+        ("classic", 4),
+        ("misere", 4),
+        ("classic", 3),
+        ("blocked-loses", 4),
+        ("piecepack", 4),
+        ("blocked-loses", 3),
+        ("misere", 3),
+        ("piecepack", 3),
+    ],
+)
 def test_dodgem_ratings_rise_with_the_level(
     small_tables: TableStore, tmp_path: Path, variant: str, size: int
 ) -> None:

@@ -8,13 +8,19 @@ levels are tuned per board, so a rating from another board would say little."""
 from __future__ import annotations
 
 # (game, variant, board size) -> player -> rating; measured 2026-11-23 (see the docs) with
-# every level at its defaults (Dot Dash level 4 at 1 s a move, Dodgem level 4 from the table)
+# every level at its settings for that board (Dot Dash level 4 at 1 s a move, Dodgem level 4
+# from the table where one exists)
 MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "classic", 3): {"random": 0, "1": 461, "2": 626, "3": 901, "4": 1176},
     ("dodgem", "classic", 4): {"random": 0, "1": 658, "2": 911, "3": 1125, "4": 1248},
     ("dodgem", "classic", 5): {"random": 0, "1": 525, "2": 772, "3": 1047, "4": 1292},
-    ("dodgem", "misere", 4): {"random": 0, "1": 501, "2": 649, "3": 844, "4": 1154},
-    ("dodgem", "blocked-loses", 4): {"random": 0, "1": 512, "2": 696, "3": 916, "4": 1367},
+    ("dodgem", "blocked-loses", 5): {"random": 0, "1": 561, "2": 822, "3": 1105, "4": 1379},
+    ("dodgem", "misere", 4): {"random": 0, "1": 439, "2": 636, "3": 835, "4": 1042},
+    ("dodgem", "blocked-loses", 4): {"random": 0, "1": 626, "2": 874, "3": 1154, "4": 1356},
+    ("dodgem", "piecepack", 4): {"random": 0, "1": 550, "2": 765, "3": 947, "4": 1042},
+    ("dodgem", "piecepack", 3): {"random": 0, "1": 374, "2": 529, "3": 666, "4": 753},
+    ("dodgem", "blocked-loses", 3): {"random": 0, "1": 436, "2": 690, "3": 941, "4": 1196},
+    ("dodgem", "misere", 3): {"random": 0, "1": 412, "2": 672, "3": 828, "4": 938},
     ("dotdash", "standard", 9): {"random": 0, "1": 506, "2": 703, "3": 952, "4": 1394},
     ("dotdash", "standard", 13): {"random": 0, "1": 487, "2": 635, "3": 787, "4": 1063},
 }

@@ -64,13 +64,33 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # 42% of its games as first player against it, a sharper one would leave level 2
     # far behind
     ("classic", 3): Tuning(l1_noise=80.0, l3_depth=8, l3_noise=40.0),
+    # blocked-loses 3×3: the table won all 100 games against the 3-ply level 3, and level 2
+    # scored only 63% against level 1; a 4-ply level 2 and a noisy 7-ply level 3 space it
+    ("blocked-loses", 3): Tuning(l1_noise=80.0, l2_depth=4, l3_depth=7, l3_noise=40.0),
+    # misère 3×3: levels 2 and 3 drew by repetition (level 3 scored 40% against level 2); with
+    # contempt they play on, and a 6-ply level 3 scores 77% against level 2 (3 or 4 plies: 54-56%)
+    ("misere", 3): Tuning(l3_depth=6, contempt=400),
     ("*", 4): Tuning(l3_depth=4),
     # misère: cars shuffle sideways and any two levels drew by repetition; contempt of four
-    # steps makes them play on, so the stronger one wins
-    ("misere", 4): Tuning(l3_depth=6, contempt=400),
+    # steps makes them play on, so the stronger one wins. A 6-ply level 3 left the table 88%
+    # against it, a 7-ply one scored 86% against level 2 until level 2's noise came down
+    ("misere", 4): Tuning(l2_noise=15.0, l3_depth=7, contempt=400),
+    # blocked-loses: the 4-ply level 3 lost all 100 games to the table and a plain deeper
+    # search swings between 90% against level 2 and 100% against the table; a full-width
+    # 7-ply search with a twentieth of a step of noise sits between them
+    ("blocked-loses", 4): Tuning(l3_depth=7, l3_noise=5.0),
+    # Piecepack: the 4-ply level 3 won every game it started against level 2 (88%); noise of
+    # 0.06 steps in a full-width 4-ply search brings it to 81% (0.04: 87%, 0.08: 70%)
+    ("piecepack", 4): Tuning(l3_depth=4, l3_noise=6.0),
     # 5×5: the default level 3 scored 92% against level 2 and the table 73% against it;
     # a steadier level 1, a 4-ply level 2 and a 4,000-node level 3 share the span evenly
     ("classic", 5): Tuning(l1_noise=35.0, l1_blunder=0.03, l2_depth=4, l2_noise=8.0, l3_nodes=4000),
+    # blocked-loses 5×5: with the defaults level 2 scored 98% against level 1 and level 3
+    # 100% against level 2; the span is too wide for steps of 85%: a steadier level 1, a
+    # 5-ply level 2 and a 12,000-node level 3 make each step 85-89%
+    ("blocked-loses", 5): Tuning(
+        l1_noise=20.0, l1_blunder=0.02, l2_depth=5, l2_noise=8.0, l3_nodes=12000
+    ),
 }
 
 
