@@ -37,11 +37,17 @@ def open_13(page: Any, live_server: str, start: str | None = None) -> None:
 def target(page: Any, point: str) -> float:
     """The tap target of `point` as drawn on screen: the smaller side, in CSS pixels (once
     the point is drawn: the board is redrawn after each move)."""
-    point_el = page.locator(f"[data-pt={point}]")
-    point_el.wait_for(state="visible")
-    box = point_el.bounding_box()
-    assert box is not None, f"{point} is not on screen"
-    return float(min(box["width"], box["height"]))
+    # found and measured in one step in the page: between two steps the board may be
+    # redrawn and the element found first gone
+    size = page.wait_for_function(
+        """(p) => {
+            const el = document.querySelector(`[data-pt=${p}]`);
+            const r = el && el.getBoundingClientRect();
+            return r && r.width > 0 && r.height > 0 ? Math.min(r.width, r.height) : null;
+        }""",
+        arg=point,
+    )
+    return float(size.json_value())
 
 
 def test_first_tap_zooms_then_a_tap_places_a_pie_stone(phone: Any, live_server: str) -> None:
