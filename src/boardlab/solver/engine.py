@@ -205,11 +205,7 @@ class ChildCache:
                 return arr
         with self._lock:
             arr = self._pack(pack_path(folder, pack), hint).tier_codes(tier)
-            self._items[key] = arr
-            self.used += arr.nbytes
-            while self.used > self.budget and len(self._items) > 1:
-                _, old = self._items.popitem(last=False)
-                self.used -= old.nbytes
+            self._store(key, arr)
         return arr
 
     def put(self, folder: Path, tier: int, codes: npt.NDArray[np.uint16]) -> None:
@@ -217,16 +213,20 @@ class ChildCache:
         unless they alone exceed the budget; least recently used tiers make way."""
         if codes.nbytes > self.budget:
             return
-        key = self.key(folder, tier)
         with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self.used -= old.nbytes
-            self._items[key] = codes
-            self.used += codes.nbytes
-            while self.used > self.budget and len(self._items) > 1:
-                _, dropped = self._items.popitem(last=False)
-                self.used -= dropped.nbytes
+            self._store(self.key(folder, tier), codes)
+
+    def _store(self, key: tuple[str, int], arr: npt.NDArray[np.uint16]) -> None:
+        """Keep `arr` as the most recently used entry, least recently used ones dropped
+        beyond the budget (the lock held)."""
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.used -= old.nbytes
+        self._items[key] = arr
+        self.used += arr.nbytes
+        while self.used > self.budget and len(self._items) > 1:
+            _, dropped = self._items.popitem(last=False)
+            self.used -= dropped.nbytes
 
     def make_room(self, extra: int, keep: set[tuple[str, int]]) -> None:
         """Drop least recently used tiers (not those in `keep`) until the cache and `extra`

@@ -95,11 +95,10 @@ def reachable_counts(
             # a tier and its image under the symmetry (same level) one after the other: the
             # stored codes they share are read once
             last: tuple[int, npt.NDArray[np.uint16]] | None = None
-            for tier in sorted(by_level[lv], key=lambda t: (game.canonical_tier(t), t)):
+            for canon, tier in sorted((game.canonical_tier(t), t) for t in by_level[lv]):
                 mark = marks.pop(tier, None)
                 if mark is None:
                     continue
-                canon = game.canonical_tier(tier)
                 if last is None or last[0] != canon:
                     last = (canon, table.pack(table.pack_of(canon)).tier_codes(canon))
                 for c in full.child_tiers(tier):
