@@ -177,10 +177,13 @@ LOG_EVERY = 60.0
 
 
 @contextmanager
-def tier_progress(title: str) -> Iterator[tuple[LevelProgress, Callable[[str], None]]]:
-    """Progress of a tier solve on stderr: rich bars (overall and per level, positions per
-    second, time left) on a terminal, else a plain line per level and a minute. Yields the
-    (on_levels, on_dashboard) callbacks of `boardlab.solver.api.run_build`."""
+def tier_progress(
+    title: str, unit: str = "packs"
+) -> Iterator[tuple[LevelProgress, Callable[[str], None]]]:
+    """Progress of work over the tiers level by level on stderr: rich bars (overall and per
+    level, positions per second, time left) on a terminal, else a plain line per level and a
+    minute. Yields the (on_levels, on_dashboard) callbacks of `boardlab.solver.api.run_build`
+    (the level's parts counted in `unit`)."""
 
     def dashboard(link: str) -> None:
         err_console.print(f"Dask dashboard: {link}", soft_wrap=True, highlight=False)
@@ -200,7 +203,7 @@ def tier_progress(title: str) -> Iterator[tuple[LevelProgress, Callable[[str], N
             left = f"about {(total - positions) / rate / 3600:.1f} h left" if rate > 0 else ""
             stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
             print(
-                f"{stamp} level {level}: {done}/{packs} packs; {positions:,}/{total:,} positions "
+                f"{stamp} level {level}: {done}/{packs} {unit}; {positions:,}/{total:,} positions "
                 f"({100 * positions / max(1, total):.2f}%); {rate / 1e6:.2f} M pos/s; {left}",
                 file=sys.stderr,
                 flush=True,
@@ -243,7 +246,7 @@ def tier_progress(title: str) -> Iterator[tuple[LevelProgress, Callable[[str], N
                 description=f"level {level}",
                 completed=done,
                 total=packs,
-                info=f"{done}/{packs} packs",
+                info=f"{done}/{packs} {unit}",
             )
 
         yield update, dashboard

@@ -10,7 +10,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from boardlab.cli.common import UsageError, console, print_json
+from boardlab.cli.common import UsageError, console, err_console, print_json
 from boardlab.cli.solve import add_table_args, table_for, table_rules
 
 PLOT_TYPES = (".png", ".svg", ".pdf")
@@ -28,6 +28,14 @@ def register(sub: Any) -> None:
     add_table_args(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
+        "--scratch",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="folder for the reachability walk's marks, which lets a stopped walk resume "
+        "(default: in memory for boards up to 5×5, else reach/ in the table's folder)",
+    )
+    p.add_argument(
         "--plot",
         type=Path,
         default=None,
@@ -39,14 +47,22 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compute and print the statistics."""
-    from boardlab.solver.stats import table_stats
+    from boardlab.cli.solve import tier_progress
+    from boardlab.solver.stats import reach_folder, table_stats
 
     if args.plot is not None:
         check_plot_path(args.plot)
     rules = table_rules(args)
     table = table_for(args, rules)
     t0 = time.perf_counter()
-    st = table_stats(rules, table)
+    scratch = args.scratch if args.scratch is not None else reach_folder(table)
+    if scratch is not None:
+        err_console.print(f"reachability marks in {scratch} (a stopped run resumes from there)")
+    with tier_progress(f"reachable from the start of {rules.ruleset_id()}", "tiers") as (
+        levels,
+        _dashboard,
+    ):
+        st = table_stats(rules, table, folder=scratch, on_progress=levels)
     seconds = time.perf_counter() - t0
     if args.plot is not None:
         plot(st.histogram, st.reachable_histogram, args.plot, rules.ruleset_id())

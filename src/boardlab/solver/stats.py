@@ -6,22 +6,47 @@ complete once every tier with a move into it is done, which the level order guar
 each tier is walked once, then its marks are counted against its codes (unfolded from the
 stored canonical tier) and dropped. The tiers of a level have no moves between them, so they
 are walked on several threads at once.
+
+The marks of the tiers not yet walked are kept one bit per position (`ReachMarks`): in memory
+for small boards; given a folder, in memory up to a budget, beyond it in one compressed file
+per tier. At the end of a level, at most once a minute, every mark is written out and
+`state.json` records the levels walked and their counts: a walk stopped at any moment
+resumes from the last level saved. The files of the tiers walked since are removed only after
+the next save, and marking a child twice is harmless. Memory stays within the budget and a
+few tiers' worth: the 6×6 boards' marks would take up to 57 GB as bytes (7 GB as bits).
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from boardlab.core.errors import BoardLabError
 from boardlab.core.retrograde import run_reach
 from boardlab.solver.api import Tablebase
 from boardlab.solver.engine import tier_levels
+
+U8 = npt.NDArray[np.uint8]
+STATE = "state.json"
+MARKS_SUFFIX = ".bits"
+REACH_VERSION = 1
+REACH_IN_MEMORY = 1 << 32  # positions of the full game up to which marks stay in memory
+MARKS_BUDGET = 2 << 30  # bytes of marks held in memory when they are kept in a folder
+CHECKPOINT_SECONDS = 60.0  # a walk with a folder saves its state this often, at a level's end
+ReachProgress = Callable[[int, int, int, int, int], None]
+"""(level, tiers done in it, its tiers, positions done, all positions of the full game)"""
 
 
 @dataclass
@@ -47,70 +72,262 @@ class TableStats:
         }
 
 
+class ReachMarks:
+    """The reached marks of tiers not yet walked, one bit per index (little-endian bit order).
+
+    In memory; or, with a `folder`, in memory up to `budget` bytes, least recently used
+    tiers written out (zstd, one file per tier, through a temporary name and a rename) and
+    read back when needed; `flush` writes out the rest. Threads may merge at once."""
+
+    def __init__(self, folder: Path | None = None, budget: int = MARKS_BUDGET) -> None:
+        self.folder = folder
+        self.budget = budget
+        self.used = 0
+        self._bits: OrderedDict[int, U8] = OrderedDict()
+        self._dirty: set[int] = set()  # held here, newer than their file
+        self._lock = threading.Lock()
+
+    def _path(self, tier: int) -> Path:
+        assert self.folder is not None
+        return self.folder / f"{tier}{MARKS_SUFFIX}"
+
+    def _get(self, tier: int) -> U8 | None:
+        """A tier's bits, from memory or its file (the lock held)."""
+        bits = self._bits.get(tier)
+        if bits is not None:
+            self._bits.move_to_end(tier)
+            return bits
+        if self.folder is None:
+            return None
+        try:
+            blob = self._path(tier).read_bytes()
+        except FileNotFoundError:
+            return None
+        import zstandard
+
+        try:
+            raw = zstandard.ZstdDecompressor().decompress(blob)
+        except zstandard.ZstdError as exc:
+            raise BoardLabError(
+                f"{self._path(tier)}: damaged reachability marks; remove {self.folder} and "
+                "run stats again"
+            ) from exc
+        bits = np.frombuffer(raw, np.uint8).copy()
+        self._keep(tier, bits)
+        return bits
+
+    def _keep(self, tier: int, bits: U8) -> None:
+        """Hold `bits` as the most recent entry, writing out the least recent ones beyond the
+        budget (the lock held)."""
+        old = self._bits.pop(tier, None)
+        if old is not None:
+            self.used -= old.nbytes
+        self._bits[tier] = bits
+        self.used += bits.nbytes
+        while self.folder is not None and self.used > self.budget and len(self._bits) > 1:
+            victim, vbits = self._bits.popitem(last=False)
+            self.used -= vbits.nbytes
+            if victim in self._dirty:
+                self._write(victim, vbits)
+
+    def _write(self, tier: int, bits: U8) -> None:
+        import zstandard
+
+        path = self._path(tier)
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_bytes(zstandard.ZstdCompressor(level=1).compress(bits.tobytes()))
+        os.replace(tmp, path)
+        self._dirty.discard(tier)
+
+    def merge(self, tier: int, reached: U8) -> None:
+        """OR a tier's marks (one byte per index, 0 or 1) into what it holds."""
+        if not reached.any():
+            return
+        bits = np.packbits(reached, bitorder="little")
+        with self._lock:
+            old = self._get(tier)
+            if old is not None:
+                np.bitwise_or(bits, old, out=bits)
+            self._keep(tier, bits)
+            self._dirty.add(tier)
+
+    def take(self, tier: int, size: int) -> U8 | None:
+        """A tier's marks as one byte per index (None when nothing reached it)."""
+        with self._lock:
+            bits = self._get(tier)
+        if bits is None:
+            return None
+        return np.unpackbits(bits, count=size, bitorder="little")
+
+    def has(self, tier: int) -> bool:
+        """Whether anything reached the tier."""
+        with self._lock:
+            if tier in self._bits:
+                return True
+        return self.folder is not None and self._path(tier).exists()
+
+    def flush(self) -> None:
+        """Write out every tier's marks held only in memory (with a folder)."""
+        with self._lock:
+            if self.folder is not None:
+                for tier in sorted(self._dirty):
+                    self._write(tier, self._bits[tier])
+
+    def drop(self, tier: int, file: bool = True) -> None:
+        """Forget a tier's marks (walked); its file too unless `file` is False (it may be
+        needed to walk again from the last saved level)."""
+        with self._lock:
+            bits = self._bits.pop(tier, None)
+            if bits is not None:
+                self.used -= bits.nbytes
+            self._dirty.discard(tier)
+            if file and self.folder is not None:
+                self._path(tier).unlink(missing_ok=True)
+
+
+def _read_state(folder: Path) -> dict[str, Any] | None:
+    try:
+        data: dict[str, Any] = json.loads((folder / STATE).read_text())
+        return data
+    except (OSError, ValueError):
+        return None
+
+
+def _write_state(folder: Path, state: dict[str, Any]) -> None:
+    tmp = folder / f".{STATE}.tmp"
+    tmp.write_text(json.dumps(state, sort_keys=True) + "\n")
+    os.replace(tmp, folder / STATE)
+
+
 def reachable_counts(
-    table: Tablebase, start: Any, threads: int | None = None
+    table: Tablebase,
+    start: Any,
+    threads: int | None = None,
+    folder: Path | None = None,
+    on_progress: ReachProgress | None = None,
+    budget: int = MARKS_BUDGET,
+    checkpoint: float = CHECKPOINT_SECONDS,
 ) -> npt.NDArray[np.int64]:
     """How many positions reachable from `start` hold each code, walking the tiers of each
-    level on `threads` threads (default: the cores; the kernel releases the GIL)."""
+    level on `threads` threads (default: the cores; the kernel releases the GIL). With a
+    `folder`, the marks beyond `budget` bytes are kept there and a walk stopped at any point
+    resumes from the last level saved, at the end of a level at least `checkpoint` seconds
+    after the last save (see the module docstring); the folder is removed once the walk is
+    done."""
     game = table.game
     full = game.full_game()
     levels = tier_levels(full)
     by_level: dict[int, list[int]] = {}
     for t, lv in levels.items():
         by_level.setdefault(lv, []).append(t)
+    all_positions = sum(full.tier_size(t) for t in levels)
     t0, i0 = full.locate(start)
-    marks: dict[int, npt.NDArray[np.uint8]] = {t0: np.zeros(full.tier_size(t0), np.uint8)}
-    marks[t0][i0] = 1
-    merge = threading.Lock()
+    identity = {"version": REACH_VERSION, "ruleset": game.ruleset_id, "start": str(start)}
+    total = np.zeros(65536, np.int64)
+    walked_from = max(by_level) + 1  # every level at or above this one is walked
+    marks = ReachMarks(folder, budget)
+    state = _read_state(folder) if folder is not None else None
+    if folder is not None:
+        if state is not None and all(state.get(k) == v for k, v in identity.items()):
+            walked_from = int(state["level"])
+            for code, n in state["counts"]:
+                total[code] = n
+            for t, lv in levels.items():  # left by a stop between saving and dropping
+                if lv >= walked_from:
+                    marks.drop(t)
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+            state = None
+    if state is None:
+        seed = np.zeros(full.tier_size(t0), np.uint8)
+        seed[i0] = 1
+        marks.merge(t0, seed)
+        if folder is not None:
+            marks.flush()
+            _write_state(folder, {**identity, "level": walked_from, "counts": []})
+    done = sum(full.tier_size(t) for t, lv in levels.items() if lv >= walked_from)
     kept = threading.local()
 
-    def walk(
-        tier: int, mark: npt.NDArray[np.uint8], canon_codes: npt.NDArray[np.uint16]
-    ) -> npt.NDArray[np.int64]:
+    def walk(tier: int, canon_codes: npt.NDArray[np.uint16]) -> npt.NDArray[np.int64]:
+        counts = np.zeros(65536, np.int64)
+        mark = marks.take(tier, full.tier_size(tier))
+        if mark is None:
+            return counts
         kids = list(full.child_tiers(tier))
         # the children's marks of this tier alone, side by side in one array (one flat
-        # index in the kernel): other tiers of the level mark the same children at once,
-        # so each ORs its own into the shared marks when done
+        # index in the kernel), merged into the children's marks when done
         base = np.zeros(len(kids) + 1, np.int64)
         np.cumsum([full.tier_size(c) for c in kids], out=base[1:])
         n = max(1, int(base[-1]))
-        held: npt.NDArray[np.uint8] | None = getattr(kept, "buf", None)
+        held: U8 | None = getattr(kept, "buf", None)
         if held is None or len(held) < n:  # the thread's buffer, kept: no page faults
             kept.buf = held = np.empty(n, np.uint8)
         reached = held[:n]
         reached.fill(0)
         codes = game.unfold(tier, canon_codes)
-        counts = np.zeros(65536, np.int64)
         run_reach(full.kernel, full.tier_context(tier), mark, reached, base, codes, counts)
-        with merge:
-            for i, c in enumerate(kids):
-                np.bitwise_or(marks[c], reached[base[i] : base[i + 1]], out=marks[c])
+        for i, c in enumerate(kids):
+            marks.merge(c, reached[base[i] : base[i + 1]])
         return counts
 
-    total = np.zeros(65536, np.int64)
     nthreads = max(1, threads or os.cpu_count() or 1)
+
+    def walk_level(pool: ThreadPoolExecutor, lv: int) -> npt.NDArray[np.int64]:
+        nonlocal done
+        level_total = np.zeros(65536, np.int64)
+        tiers = sorted((game.canonical_tier(t), t) for t in by_level[lv])
+        running: dict[Future[npt.NDArray[np.int64]], int] = {}
+        finished = 0
+
+        def collect(futures: set[Future[npt.NDArray[np.int64]]]) -> None:
+            nonlocal done, finished
+            for f in futures:
+                level_total[:] += f.result()
+                done += full.tier_size(running.pop(f))
+                finished += 1
+            if on_progress:
+                on_progress(lv, finished, len(tiers), done, all_positions)
+
+        # a tier and its image under the symmetry (same level) one after the other: the
+        # stored codes they share are read once
+        last: tuple[int, npt.NDArray[np.uint16]] | None = None
+        for canon, tier in tiers:
+            if not marks.has(tier):
+                finished += 1
+                done += full.tier_size(tier)
+                continue
+            if last is None or last[0] != canon:
+                last = (canon, table.pack(table.pack_of(canon)).tier_codes(canon))
+            if len(running) >= 2 * nthreads:  # a bounded number of tiers in memory
+                ready, _ = wait(running, return_when=FIRST_COMPLETED)
+                collect(ready)
+            running[pool.submit(walk, tier, last[1])] = tier
+        collect(set(running))
+        return level_total
+
+    saved = time.monotonic()
+    walked: list[int] = []  # tiers walked since the last save: their files are still needed
     with ThreadPoolExecutor(nthreads) as pool:
         for lv in sorted(by_level, reverse=True):  # parents first
-            running: set[Future[npt.NDArray[np.int64]]] = set()
-            # a tier and its image under the symmetry (same level) one after the other: the
-            # stored codes they share are read once
-            last: tuple[int, npt.NDArray[np.uint16]] | None = None
-            for canon, tier in sorted((game.canonical_tier(t), t) for t in by_level[lv]):
-                mark = marks.pop(tier, None)
-                if mark is None:
-                    continue
-                if last is None or last[0] != canon:
-                    last = (canon, table.pack(table.pack_of(canon)).tier_codes(canon))
-                for c in full.child_tiers(tier):
-                    if c not in marks:
-                        marks[c] = np.zeros(full.tier_size(c), np.uint8)
-                if len(running) >= 2 * nthreads:  # a bounded number of tiers in memory
-                    finished, running = wait(running, return_when=FIRST_COMPLETED)
-                    for f in finished:
-                        total += f.result()
-                running.add(pool.submit(walk, tier, mark, last[1]))
-            for f in running:
-                total += f.result()  # the level is done: its children's marks are complete
+            if lv >= walked_from:
+                continue
+            total += walk_level(pool, lv)
+            walked += by_level[lv]
+            for t in by_level[lv]:
+                marks.drop(t, file=False)
+            if folder is not None and time.monotonic() - saved >= checkpoint:
+                # the marks first, then the levels walked with their counts, then the files
+                # of the tiers walked (a stop at any point resumes from the saved level)
+                marks.flush()
+                counts = [[int(c), int(total[c])] for c in np.flatnonzero(total)]
+                _write_state(folder, {**identity, "level": lv, "counts": counts})
+                for t in walked:
+                    marks.drop(t)
+                walked.clear()
+                saved = time.monotonic()
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
     return total
 
 
@@ -125,8 +342,24 @@ def _split(counts: npt.NDArray[np.int64]) -> tuple[dict[str, int], dict[str, lis
     return {"win": win, "loss": loss, "draw": draw, "positions": win + loss + draw}, hist
 
 
-def table_stats(rules: Any, table: Tablebase, reachable: bool = True) -> TableStats:
-    """Statistics of a complete table (reachable counts unless `reachable` is False)."""
+def reach_folder(table: Tablebase) -> Path | None:
+    """Where the reachability walk keeps its marks: in memory (None) up to REACH_IN_MEMORY
+    positions of the full game, else `reach/` in the table's folder."""
+    full = table.game.full_game()
+    if sum(full.tier_size(t) for t in full.tiers()) <= REACH_IN_MEMORY:
+        return None
+    return Path(table.path) / "reach"
+
+
+def table_stats(
+    rules: Any,
+    table: Tablebase,
+    reachable: bool = True,
+    folder: Path | None = None,
+    on_progress: ReachProgress | None = None,
+) -> TableStats:
+    """Statistics of a complete table (reachable counts unless `reachable` is False; the
+    walk's marks in `folder`, else where `reach_folder` says)."""
     h = table.header
     counts = np.zeros(65536, np.int64)
     for code, n in h["histogram"]:
@@ -141,5 +374,7 @@ def table_stats(rules: Any, table: Tablebase, reachable: bool = True) -> TableSt
         histogram=hist,
     )
     if reachable:
-        st.reachable, st.reachable_histogram = _split(reachable_counts(table, start))
+        where = folder if folder is not None else reach_folder(table)
+        counts = reachable_counts(table, start, folder=where, on_progress=on_progress)
+        st.reachable, st.reachable_histogram = _split(counts)
     return st
