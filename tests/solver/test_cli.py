@@ -71,6 +71,25 @@ def test_stats_json_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert plot.read_bytes().startswith(b"\x89PNG")
 
 
+def test_stats_scratch_folder_and_no_reachable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tables = str(tmp_path / "t")
+    status, out, _ = run(capsys, "stats", "--size", "4", "--tables", tables, "--json")
+    in_memory = json.loads(out)
+    scratch = tmp_path / "marks"
+    args = ("stats", "--size", "4", "--tables", tables, "--json", "--scratch", str(scratch))
+    status, out, err = run(capsys, *args)
+    assert status == 0 and f"reachability marks in {scratch}" in err
+    assert json.loads(out)["reachable"] == in_memory["reachable"] and not scratch.exists()
+    status, out, _ = run(
+        capsys, "stats", "--size", "4", "--tables", tables, "--json", "--no-reachable"
+    )
+    quick = json.loads(out)
+    assert status == 0 and quick["reachable"] is None
+    assert quick["all"] == in_memory["all"] and quick["start"] == in_memory["start"]
+
+
 @pytest.mark.parametrize("variant", ["classic", "blocked-loses"])
 def test_stats_4x4_facts(tmp_path: Path, capsys: pytest.CaptureFixture[str], variant: str) -> None:
     status, out, _ = run(

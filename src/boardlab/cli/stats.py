@@ -28,6 +28,11 @@ def register(sub: Any) -> None:
     add_table_args(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
+        "--no-reachable",
+        action="store_true",
+        help="skip the walk over the positions reachable from the start (hours on 6×6)",
+    )
+    p.add_argument(
         "--scratch",
         type=Path,
         default=None,
@@ -55,14 +60,18 @@ def run(args: argparse.Namespace) -> int:
     rules = table_rules(args)
     table = table_for(args, rules)
     t0 = time.perf_counter()
-    scratch = args.scratch if args.scratch is not None else reach_folder(table)
-    if scratch is not None:
-        err_console.print(f"reachability marks in {scratch} (a stopped run resumes from there)")
-    with tier_progress(f"reachable from the start of {rules.ruleset_id()}", "tiers") as (
-        levels,
-        _dashboard,
-    ):
-        st = table_stats(rules, table, folder=scratch, on_progress=levels)
+    if args.no_reachable:
+        st = table_stats(rules, table, reachable=False)
+    else:
+        scratch = args.scratch if args.scratch is not None else reach_folder(table)
+        if scratch is not None:
+            err_console.print(
+                f"reachability marks in {scratch} (a stopped run resumes from there)",
+                soft_wrap=True,
+            )
+        title = f"reachable from the start of {rules.ruleset_id()}"
+        with tier_progress(title, "tiers") as (levels, _dashboard):
+            st = table_stats(rules, table, folder=scratch, on_progress=levels)
     seconds = time.perf_counter() - t0
     if args.plot is not None:
         plot(st.histogram, st.reachable_histogram, args.plot, rules.ruleset_id())
