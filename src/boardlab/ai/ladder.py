@@ -17,6 +17,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "blocked-loses", 5): {"random": 0, "1": 561, "2": 822, "3": 1105, "4": 1379},
     ("dodgem", "misere", 4): {"random": 0, "1": 439, "2": 636, "3": 835, "4": 1042},
     ("dodgem", "blocked-loses", 4): {"random": 0, "1": 626, "2": 874, "3": 1154, "4": 1356},
+    ("dodgem", "piecepack", 5): {"random": 0, "1": 563, "2": 837, "3": 1075, "4": 1200},
     ("dodgem", "piecepack", 4): {"random": 0, "1": 550, "2": 765, "3": 947, "4": 1042},
     ("dodgem", "piecepack", 3): {"random": 0, "1": 374, "2": 529, "3": 666, "4": 753},
     ("dodgem", "blocked-loses", 3): {"random": 0, "1": 436, "2": 690, "3": 941, "4": 1196},
