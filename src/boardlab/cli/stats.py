@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
                 f"reachability marks in {scratch} (a stopped run resumes from there)",
                 soft_wrap=True,
             )
-        title = f"reachable from the start of {rules.ruleset_id()}"
+        title = f"reachable, {rules.ruleset_id()}"
         with tier_progress(title, "tiers") as (levels, _dashboard):
             st = table_stats(rules, table, folder=scratch, on_progress=levels)
     seconds = time.perf_counter() - t0
