@@ -163,11 +163,7 @@ def solve_tier_body(  # type: ignore[no-untyped-def]
     """Solve one tier into `code` (uint16, length `size`), with the work arrays of
     `work_arrays`; returns the largest remoteness, or a negative status (a child entry
     invalid, remoteness too deep, a position with no moves that is not finished, a tier too
-    big for the queue). Allocates nothing.
-
-    The kernel counts a position's moves inside the tier (slot -1) but reads the index only of
-    a move into a child tier: a game's own entry may pass a `moves` that leaves in-tier indices
-    unset, as long as it lists each in-tier target as often as `unmoves` lists the position.
+    big for the queue). Allocates nothing: `first_pass_body`, then `propagate_body`.
 
     A game's specialised entry point is a module-level function of the game, compiled with
     `cache=True, _nrt=False`, that calls this with its own (inline="always") functions:
@@ -175,17 +171,56 @@ def solve_tier_body(  # type: ignore[no-untyped-def]
         @nb.njit(cache=True, nogil=True, _nrt=False)
         def my_solve_tier(ctx, size, max_moves, child_codes, child_base, code, work):
             return solve_tier_body(my_primitive, my_moves, my_unmoves, ctx, size, ...)
-    """
+
+    It may also run a first pass of its own that fills the same arrays faster (for instance
+    row by row, where a row shares its moves), then `propagate_body`."""
     if size >= (1 << 29):
         return TOO_BIG
-    flags, cnt, pend, lossc, head, ev, ev_next, slot, idx = work
-    for r in range(head.shape[0]):
-        head[r] = -1
-    n_ev = 0
-    top = 0
+    status = first_pass_body(primitive, moves, ctx, size, child_codes, child_base, code, work)
+    if status < 0:
+        return status
+    return propagate_body(unmoves, ctx, size, code, work)
+
+
+@nb.njit(inline="always")
+def child_value(cc, winc, lc, hd):  # type: ignore[no-untyped-def]
+    """Fold a child's code (for the opponent, who moves there) into the position's fastest
+    win `winc` (NONE: none yet), longest loss `lc` and whether a child is drawn `hd`."""
+    if cc == DRAW:
+        hd = 1
+    elif cc & 1:
+        winc = min(winc, (cc - 3) // 2 + 1)
+    else:
+        lc = max(lc, (cc - 2) // 2 + 1)
+    return winc, lc, hd
+
+
+@nb.njit(inline="always")
+def record(work, p, c, winc, lc, hd):  # type: ignore[no-untyped-def]
+    """Store what the first pass found of undecided position p: `c` moves inside the tier
+    (counted as often as `unmoves` lists p's parent), the fastest win through a child tier
+    `winc` (NONE: none), the longest loss `lc` and whether a child is drawn `hd`."""
+    flags, cnt, pend, lossc = work[0], work[1], work[2], work[3]
+    flags[p] = 2 if hd else 0
+    cnt[p] = c
+    lossc[p] = lc
+    pend[p] = winc
+
+
+@nb.njit(inline="always")
+def first_pass_body(  # type: ignore[no-untyped-def]
+    primitive, moves, ctx, size, child_codes, child_base, code, work
+):
+    """The kernel's first pass, one position at a time: the code of every decided position
+    (invalid index, or finished) with flag 1, and for the others what `record` keeps. Every
+    entry read later is written here first: the arrays may be reused dirty. Returns 0, or
+    BAD_CHILD / NO_MOVES.
+
+    The kernel counts a position's moves inside the tier (slot -1) but reads the index only of
+    a move into a child tier: a game's own entry may pass a `moves` that leaves in-tier indices
+    unset, as long as it lists each in-tier target as often as `unmoves` lists the position."""
+    flags, slot, idx = work[0], work[7], work[8]
     for p in range(size):
-        # every entry read later is written here first: the arrays may be reused dirty
-        flags[p] = 0
         pr = primitive(ctx, p)
         if pr == 0:
             flags[p] = 1
@@ -194,7 +229,6 @@ def solve_tier_body(  # type: ignore[no-untyped-def]
         if pr >= 2:
             flags[p] = 1
             code[p] = pr
-            n_ev = _push(head, ev, ev_next, n_ev, 0, p, 2)
             continue
         n = moves(ctx, p, slot, idx)
         if n <= 0:
@@ -211,25 +245,37 @@ def solve_tier_body(  # type: ignore[no-untyped-def]
             cc = child_codes[child_base[s] + idx[j]]
             if cc == INVALID:
                 return BAD_CHILD
-            if cc == DRAW:
-                hd = 1
-            elif cc & 1:
-                winc = min(winc, (cc - 3) // 2 + 1)
-            else:
-                lc = max(lc, (cc - 2) // 2 + 1)
-        cnt[p] = c
-        lossc[p] = lc
-        pend[p] = winc
-        if hd:
-            flags[p] = 2
-        if winc < NONE:
-            n_ev = _push(head, ev, ev_next, n_ev, winc, p, 0)
-            top = max(top, winc)
-        elif c == 0 and hd == 0:
-            n_ev = _push(head, ev, ev_next, n_ev, lc, p, 1)
-            top = max(top, lc)
+            winc, lc, hd = child_value(cc, winc, lc, hd)
+        record(work, p, c, winc, lc, hd)
+    return 0
+
+
+@nb.njit(inline="always")
+def propagate_body(unmoves, ctx, size, code, work):  # type: ignore[no-untyped-def]
+    """The kernel after its first pass: queue what is known (finished positions at 0, wins
+    through a child tier, positions whose every move is a known win for the opponent), then
+    decide positions in order of remoteness through `unmoves`; what is left is a draw.
+    Returns the largest remoteness, or TOO_DEEP."""
+    flags, cnt, pend, lossc, head, ev, ev_next = work[:7]
+    for r in range(head.shape[0]):
+        head[r] = -1
+    n_ev = 0
+    top = 0
+    for p in range(size):
+        if flags[p] & 1:
+            if code[p] >= 2:
+                n_ev = _push(head, ev, ev_next, n_ev, 0, p, 2)
+        elif pend[p] < NONE:
+            r = pend[p]
+            n_ev = _push(head, ev, ev_next, n_ev, r, p, 0)
+            top = r if r > top else top
+        elif cnt[p] == 0 and (flags[p] & 2) == 0:
+            r = lossc[p]
+            n_ev = _push(head, ev, ev_next, n_ev, r, p, 1)
+            top = r if r > top else top
     if top > MAX_REMOTENESS:
         return TOO_DEEP
+    idx = work[8]
     r = 0
     maxrem = 0
     while r <= top:

@@ -45,7 +45,19 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import NotationError
-from boardlab.core.retrograde import reach_tier_body, solve_tier_body
+from boardlab.core.retrograde import (
+    BAD_CHILD,
+    INVALID,
+    NO_MOVES,
+    NONE,
+    TOO_BIG,
+    child_value,
+    first_pass_body,
+    propagate_body,
+    reach_tier_body,
+    record,
+    solve_tier_body,
+)
 from boardlab.core.tiers import TierKernel
 from boardlab.games.dodgem.kernel import BLOCKED_PASSES, blocked_code, terminal_winner
 from boardlab.games.dodgem.notation import DodgemPosition
@@ -188,16 +200,19 @@ def _move_tables(
 # ctx = (params, blob): one int64 array of every board table (made once per board) and the
 # tier's parameters. Few arrays keep each call cheap (numba counts references per array).
 # params: a, b, K, blocked (the rules kernel's code), misere, symmetric, W (move slots), U
-# (un-move slots), then the offsets in blob of: key_size, key_offset, key_of, then per side
-# masks, dest, child, kind, un_src, un_parent; then slot0[K] and slot1[K] (child slot of the
-# tiers a forward move of the first / second side leads to, by its new key).
+# (un-move slots), then the offsets in blob of: key_size, key_offset, key_of, each side's
+# masks, the mirror tables, the reciprocals of the key sizes, each side's packed moves and
+# un-moves; then the mirror flag, then slot0[K] and slot1[K] (child slot of the tiers a
+# forward move of the first / second side leads to, by its new key).
 (P_A, P_B, P_K, P_BLOCKED, P_MISERE, P_SYM, P_W, P_U, O_KSIZE, O_KOFF, O_KOF) = range(11)
-O_SIDE = 11  # per side s: O_SIDE + 6 * s + (0 masks, 1 dest, 2 child, 3 kind, 4 un_src, 5 un_par)
-# the left-right mirror tables (see mirror_tables), then the mirror flag, then the slots
-(O_MIR, O_NBIG, O_NFIX, O_SYMR, O_KFIX, O_SYMOFF, O_SYMINV) = range(O_SIDE + 12, O_SIDE + 19)
-O_KINV = O_SIDE + 19  # per key: ceil(2**32 / its size), to divide by a multiply (see _unrank)
-P_MIR = O_SIDE + 20
-P_SLOTS = P_MIR + 1
+O_MASKS = 11  # per side s: O_MASKS + s, the bit mask of each of its placements
+# the left-right mirror tables (see mirror_tables)
+(O_MIR, O_NBIG, O_NFIX, O_SYMR, O_KFIX, O_SYMOFF, O_SYMINV) = range(13, 20)
+O_KINV = 20  # per key: ceil(2**32 / its size), to divide by a multiply (see _unrank)
+O_REC = 21  # per side s: O_REC + s, its moves packed one per int64 (see move_records)
+O_UNREC = 23  # per side s: O_UNREC + s, its sideways un-moves packed likewise
+P_MIR = 25
+P_SLOTS = 26
 
 
 @cache
@@ -259,18 +274,44 @@ def reciprocals(sizes: I64) -> I64:
     return ((1 << 32) + sizes - 1) // sizes
 
 
+REC_DEST, REC_KIND, REC_KEY, REC_Z = 0, 6, 8, 20  # bit fields of a packed move
+
+
+def move_records(pl: Placements, side: int) -> tuple[I64, I64]:
+    """A side's moves and sideways un-moves packed one per int64, so that a move costs one
+    load: `rec[g, j]` holds the destination square + 1 (0: an exit) in bits 0-5, 0 sideways
+    or 1 forward in bits 6-7, the new key in bits 8-19 and the new placement's number within
+    it from bit 20 (-1: no more moves); `unrec[g, j]` the square a car came from sideways in
+    bits 0-7 and the number of the placement before, within its key, from bit 8."""
+    kind = pl.kind[side].astype(np.int64)
+    child = pl.child[side].astype(np.int64).clip(0)
+    key = pl.key_of[child]
+    rec = (
+        (pl.dest[side].astype(np.int64) + 1) << REC_DEST
+        | kind << REC_KIND
+        | key << REC_KEY
+        | (child - pl.key_offset[key]) << REC_Z
+    )
+    rec[kind < 0] = -1
+    src = pl.un_src[side].astype(np.int64)
+    par = pl.un_parent[side].astype(np.int64).clip(0)
+    unrec = src | (par - pl.key_offset[pl.key_of[par]]) << 8
+    unrec[src < 0] = -1
+    return rec, unrec
+
+
 def board_blob(pl: Placements, geometry: str) -> tuple[I64, list[int], int, int]:
     """The board tables as one int64 array, the offsets and the slot widths W and U."""
     w = int(pl.dest[0].shape[1])
     u = max(int(pl.un_src[0].shape[1]), int(pl.un_src[1].shape[1]))
-    parts: list[npt.NDArray[Any]] = [pl.key_size, pl.key_offset, pl.key_of]
-    for s in (0, 1):
-        pad = u - pl.un_src[s].shape[1]
-        un_src = np.pad(pl.un_src[s], ((0, 0), (0, pad)), constant_values=-1)
-        un_par = np.pad(pl.un_parent[s], ((0, 0), (0, pad)), constant_values=-1)
-        parts += [pl.masks[s], pl.dest[s], pl.child[s], pl.kind[s], un_src, un_par]
+    parts: list[npt.NDArray[Any]] = [pl.key_size, pl.key_offset, pl.key_of, *pl.masks]
     parts += list(mirror_tables(pl.size, geometry))
     parts.append(reciprocals(pl.key_size))  # O_KINV
+    recs = [move_records(pl, side) for side in (0, 1)]
+    parts += [recs[0][0], recs[1][0]]  # O_REC
+    for side in (0, 1):  # O_UNREC, both as wide
+        unrec = recs[side][1]
+        parts.append(np.pad(unrec, ((0, 0), (0, u - unrec.shape[1])), constant_values=-1))
     offsets = []
     at = 0
     for part in parts:
@@ -394,12 +435,12 @@ def _seen_plain(index, n, q):  # type: ignore[no-untyped-def]
 @nb.njit(cache=True, inline="always")
 def _has_car_move(params, blob, s, g, other):  # type: ignore[no-untyped-def]
     w = params[P_W]
-    od = params[O_SIDE + 6 * s + 1] + g * w
-    ok = params[O_SIDE + 6 * s + 3] + g * w
+    o = params[O_REC + s] + g * w
     for j in range(w):
-        if blob[ok + j] < 0:
+        r = blob[o + j]
+        if r < 0:
             break
-        d = blob[od + j]
+        d = (r & 63) - 1
         if d < 0 or not (other >> d) & 1:
             return True
     return False
@@ -431,8 +472,8 @@ def dodgem_primitive(ctx, p):  # type: ignore[no-untyped-def]
     """Terminal value of index p (see boardlab.core.tiers)."""
     params, blob = ctx
     side, _x, _y, g0, g1, _h, _asz, _bsz = _split(params, blob, p)
-    m0 = blob[params[O_SIDE] + g0]
-    m1 = blob[params[O_SIDE + 6] + g1]
+    m0 = blob[params[O_MASKS] + g0]
+    m1 = blob[params[O_MASKS + 1] + g1]
     return _terminal(params, blob, side, m0, m1, g0, g1)
 
 
@@ -459,41 +500,35 @@ def _moves(ctx, p, slot, index, in_tier_indices):  # type: ignore[no-untyped-def
     k = params[P_K]
     sym = params[P_SYM]
     w = params[P_W]
-    m0 = blob[params[O_SIDE] + g0]
-    m1 = blob[params[O_SIDE + 6] + g1]
+    m0 = blob[params[O_MASKS] + g0]
+    m1 = blob[params[O_MASKS + 1] + g1]
     if side == 0:
         other, g = m1, g0
     else:
         other, g = m0, g1
-    base = O_SIDE + 6 * side
-    od = params[base + 1] + g * w
-    oc = params[base + 2] + g * w
-    ok = params[base + 3] + g * w
-    oko = params[O_KOFF]
-    okf = params[O_KOF]
+    o = params[O_REC + side] + g * w
     mir = params[P_MIR]
     n = 0
     for j in range(w):
-        kd = blob[ok + j]
-        if kd < 0:
+        r = blob[o + j]
+        if r < 0:
             break
-        d = blob[od + j]
+        d = (r & 63) - 1
         if d >= 0 and (other >> d) & 1:
             continue
-        g2 = blob[oc + j]
-        if kd == 0:
+        z = r >> REC_Z
+        if (r >> REC_KIND) & 3 == 0:
             slot[n] = -1
             if in_tier_indices or mir:
                 if side == 0:
-                    q = _rank(params, blob, a, b, 1, g2 - blob[oko + a], y)
+                    q = _rank(params, blob, a, b, 1, z, y)
                 else:
-                    q = _rank(params, blob, a, b, 0, x, g2 - blob[oko + b])
+                    q = _rank(params, blob, a, b, 0, x, z)
                 if mir and _seen(index, slot, n, q):
                     continue  # each in-tier position once: the un-moves list it once too
                 index[n] = q
         else:
-            k2 = blob[okf + g2]
-            z = g2 - blob[oko + k2]
+            k2 = (r >> REC_KEY) & 4095
             slot[n] = params[P_SLOTS + side * k + k2]
             if side == 0:  # child tier (k2, b), second side to move
                 if sym and k2 > b:
@@ -518,30 +553,26 @@ def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
     """Positions of the same tier with a move to p (each once per move)."""
     params, blob = ctx
     side, x, y, g0, g1, _h, _asz, _bsz = _split(params, blob, p)
-    m0 = blob[params[O_SIDE] + g0]
-    m1 = blob[params[O_SIDE + 6] + g1]
+    m0 = blob[params[O_MASKS] + g0]
+    m1 = blob[params[O_MASKS + 1] + g1]
     if m0 & m1:
         return 0
     occ = m0 | m1
     n = 0
     mover = 1 - side
     u = params[P_U]
-    if mover == 0:
-        g, off = g0, blob[params[O_KOFF] + params[P_A]]
-    else:
-        g, off = g1, blob[params[O_KOFF] + params[P_B]]
-    osrc = params[O_SIDE + 6 * mover + 4] + g * u
-    opar = params[O_SIDE + 6 * mover + 5] + g * u
+    g = g0 if mover == 0 else g1
+    o = params[O_UNREC + mover] + g * u
     a = params[P_A]
     b = params[P_B]
     mir = params[P_MIR]
     for j in range(u):
-        src = blob[osrc + j]
-        if src < 0:
+        r = blob[o + j]
+        if r < 0:
             break
-        if (occ >> src) & 1:
+        if (occ >> (r & 255)) & 1:
             continue
-        par = blob[opar + j] - off
+        par = r >> 8
         if mover == 0:
             q = _rank(params, blob, a, b, 0, par, y)
         else:
@@ -564,6 +595,159 @@ def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
     return n
 
 
+@nb.njit(cache=True, inline="always")
+def _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, side, blocked, misere):  # type: ignore[no-untyped-def]
+    """Store what the row pass found of p (`legal` car moves, `c` of them sideways): a
+    position without a car move is finished unless the rules pass; returns 0 or NO_MOVES."""
+    if legal == 0:
+        winner = terminal_winner(m0, m1, side, 0, blocked, misere)
+        if winner >= 0:
+            work[0][p] = 1
+            code[p] = 2 if winner == side else 3
+            return 0
+        if blocked != BLOCKED_PASSES:
+            return NO_MOVES
+        c = 1  # the pass: the same placement, the other side to move
+    record(work, p, c, winc, lc, hd)
+    return 0
+
+
+@nb.njit(cache=True, inline="always")
+def _first_pass_rows(ctx, size, child_codes, child_base, code, work):  # type: ignore[no-untyped-def]
+    """`boardlab.core.retrograde.first_pass_body` for a tier stored without the mirror, row
+    by row: the positions (side, x, y) with the same side and x follow each other, and when
+    the first side moves they share its moves, so their children are found once a row and
+    read at a fixed stride. Fills the same arrays with the same values (tested against it)."""
+    params, blob = ctx
+    flags, slot, idx = work[0], work[7], work[8]
+    a = params[P_A]
+    b = params[P_B]
+    k = params[P_K]
+    sym = params[P_SYM]
+    w = params[P_W]
+    blocked = params[P_BLOCKED]
+    misere = params[P_MISERE]
+    oks = params[O_KSIZE]
+    asz = blob[oks + a]
+    bsz = blob[oks + b]
+    offa = blob[params[O_KOFF] + a]
+    offb = blob[params[O_KOFF] + b]
+    om0 = params[O_MASKS]
+    om1 = params[O_MASKS + 1]
+    half = asz * bsz
+    # the first side to move: a row's moves once, as (child entry of y = 0 or -1 sideways,
+    # stride | (destination + 1) << 40)
+    for x in range(asz):
+        g0 = offa + x
+        m0 = blob[om0 + g0]
+        o = params[O_REC] + g0 * w
+        nj = 0
+        for j in range(w):
+            r = blob[o + j]
+            if r < 0:
+                break
+            dest = (r & 63) << 40
+            if (r >> REC_KIND) & 3 == 0:
+                slot[nj] = -1
+                idx[nj] = dest
+            else:
+                k2 = (r >> REC_KEY) & 4095
+                z = r >> REC_Z
+                ksz = blob[oks + k2]
+                at = child_base[params[P_SLOTS + k2]]
+                if sym and k2 > b:  # (0, y, z) of tier (b, k2)
+                    slot[nj] = at + z
+                    idx[nj] = dest | ksz
+                else:  # (1, z, y) of tier (k2, b)
+                    slot[nj] = at + (ksz + z) * bsz
+                    idx[nj] = dest | 1
+            nj += 1
+        row = x * bsz
+        for y in range(bsz):
+            p = row + y
+            m1 = blob[om1 + offb + y]
+            if m0 & m1:
+                flags[p] = 1
+                code[p] = INVALID
+                continue
+            winner = terminal_winner(m0, m1, 0, 1, blocked, misere)
+            if winner >= 0:
+                flags[p] = 1
+                code[p] = 2 if winner == 0 else 3
+                continue
+            winc = NONE
+            lc = 0
+            hd = 0
+            c = 0
+            legal = 0
+            for j in range(nj):
+                e = idx[j]
+                d = e >> 40
+                if d > 0 and (m1 >> (d - 1)) & 1:
+                    continue
+                legal += 1
+                at = slot[j]
+                if at < 0:
+                    c += 1
+                    continue
+                cc = child_codes[at + y * (e & 0xFFFFFFFFFF)]
+                if cc == INVALID:
+                    return BAD_CHILD
+                winc, lc, hd = child_value(cc, winc, lc, hd)
+            if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 0, blocked, misere) < 0:
+                return NO_MOVES
+    # the second side to move: its moves change with y
+    orec = params[O_REC + 1]
+    slots1 = P_SLOTS + k
+    for x in range(asz):
+        m0 = blob[om0 + offa + x]
+        row = half + x * bsz
+        for y in range(bsz):
+            p = row + y
+            g1 = offb + y
+            m1 = blob[om1 + g1]
+            if m0 & m1:
+                flags[p] = 1
+                code[p] = INVALID
+                continue
+            winner = terminal_winner(m0, m1, 1, 1, blocked, misere)
+            if winner >= 0:
+                flags[p] = 1
+                code[p] = 2 if winner == 1 else 3
+                continue
+            winc = NONE
+            lc = 0
+            hd = 0
+            c = 0
+            legal = 0
+            o = orec + g1 * w
+            for j in range(w):
+                r = blob[o + j]
+                if r < 0:
+                    break
+                d = r & 63
+                if d > 0 and (m0 >> (d - 1)) & 1:
+                    continue
+                legal += 1
+                if (r >> REC_KIND) & 3 == 0:
+                    c += 1
+                    continue
+                k2 = (r >> REC_KEY) & 4095
+                z = r >> REC_Z
+                ksz = blob[oks + k2]
+                at = child_base[params[slots1 + k2]]
+                if sym and a > k2:  # (1, z, x) of tier (k2, a)
+                    cc = child_codes[at + (ksz + z) * asz + x]
+                else:  # (0, x, z) of tier (a, k2)
+                    cc = child_codes[at + x * ksz + z]
+                if cc == INVALID:
+                    return BAD_CHILD
+                winc, lc, hd = child_value(cc, winc, lc, hd)
+            if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 1, blocked, misere) < 0:
+                return NO_MOVES
+    return 0
+
+
 KERNEL_FUNCS = (dodgem_primitive, dodgem_moves, dodgem_unmoves)
 
 
@@ -573,7 +757,28 @@ KERNEL_FUNCS = (dodgem_primitive, dodgem_moves, dodgem_unmoves)
 def dodgem_solve_tier(  # type: ignore[no-untyped-def]
     ctx, size, max_moves, child_codes, child_base, code, work
 ):
-    """`boardlab.core.retrograde.solve_tier_body` for the Dodgem family."""
+    """`boardlab.core.retrograde.solve_tier_body` for the Dodgem family: the row pass
+    (`_first_pass_rows`) where the tier is stored without the mirror, then the kernel's
+    propagation."""
+    if size >= (1 << 29):
+        return TOO_BIG
+    if ctx[0][P_MIR]:
+        status = first_pass_body(
+            dodgem_primitive, _moves_for_solve, ctx, size, child_codes, child_base, code, work
+        )
+    else:
+        status = _first_pass_rows(ctx, size, child_codes, child_base, code, work)
+    if status < 0:
+        return status
+    return propagate_body(dodgem_unmoves, ctx, size, code, work)
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
+def dodgem_solve_tier_plain(  # type: ignore[no-untyped-def]
+    ctx, size, max_moves, child_codes, child_base, code, work
+):
+    """The same with the kernel's own first pass, one position at a time: the reference the
+    row pass is tested against."""
     return solve_tier_body(
         dodgem_primitive,
         _moves_for_solve,
