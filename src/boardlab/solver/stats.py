@@ -248,12 +248,13 @@ def reachable_counts(
             _write_state(folder, {**identity, "level": walked_from, "counts": []})
     done = sum(full.tier_size(t) for t, lv in levels.items() if lv >= walked_from)
     kept = threading.local()
+    # the codes that occur: counts kept that long (a tier's counts are added up per tier)
+    ncodes = min(65536, 2 * int(table.header.get("max_remoteness", 32766)) + 4)
 
-    def walk(tier: int, canon_codes: npt.NDArray[np.uint16]) -> npt.NDArray[np.int64]:
-        counts = np.zeros(65536, np.int64)
+    def walk(tier: int, canon_codes: npt.NDArray[np.uint16], counts: npt.NDArray[np.int64]) -> None:
         mark = marks.take(tier, full.tier_size(tier))
         if mark is None:
-            return counts
+            return
         kids = list(full.child_tiers(tier))
         # the children's marks of this tier alone, side by side in one array (one flat
         # index in the kernel), merged into the children's marks when done
@@ -269,40 +270,46 @@ def reachable_counts(
         run_reach(full.kernel, full.tier_context(tier), mark, reached, base, codes, counts)
         for i, c in enumerate(kids):
             marks.merge(c, reached[base[i] : base[i + 1]])
+
+    def walk_stored(canon: int, tiers: list[int]) -> npt.NDArray[np.int64]:
+        """Walk the tiers of the full game that one stored tier holds (it and its image
+        under the symmetry, of the same level), reading its codes once, on a worker."""
+        counts = np.zeros(ncodes, np.int64)
+        codes = table.pack(table.pack_of(canon)).tier_codes(canon)
+        for tier in tiers:
+            walk(tier, codes, counts)
         return counts
 
     nthreads = max(1, threads or os.cpu_count() or 1)
 
     def walk_level(pool: ThreadPoolExecutor, lv: int) -> npt.NDArray[np.int64]:
         nonlocal done
-        level_total = np.zeros(65536, np.int64)
-        tiers = sorted((game.canonical_tier(t), t) for t in by_level[lv])
-        running: dict[Future[npt.NDArray[np.int64]], int] = {}
-        finished = 0
+        level_total = np.zeros(ncodes, np.int64)
+        stored: dict[int, list[int]] = {}
+        for t in sorted(by_level[lv]):
+            if marks.has(t):
+                stored.setdefault(game.canonical_tier(t), []).append(t)
+            else:
+                done += full.tier_size(t)
+        ntiers = len(by_level[lv])
+        finished = ntiers - sum(len(v) for v in stored.values())
+        running: dict[Future[npt.NDArray[np.int64]], list[int]] = {}
 
         def collect(futures: set[Future[npt.NDArray[np.int64]]]) -> None:
             nonlocal done, finished
             for f in futures:
                 level_total[:] += f.result()
-                done += full.tier_size(running.pop(f))
-                finished += 1
+                for t in running.pop(f):
+                    done += full.tier_size(t)
+                    finished += 1
             if on_progress:
-                on_progress(lv, finished, len(tiers), done, all_positions)
+                on_progress(lv, finished, ntiers, done, all_positions)
 
-        # a tier and its image under the symmetry (same level) one after the other: the
-        # stored codes they share are read once
-        last: tuple[int, npt.NDArray[np.uint16]] | None = None
-        for canon, tier in tiers:
-            if not marks.has(tier):
-                finished += 1
-                done += full.tier_size(tier)
-                continue
-            if last is None or last[0] != canon:
-                last = (canon, table.pack(table.pack_of(canon)).tier_codes(canon))
+        for canon in sorted(stored):
             if len(running) >= 2 * nthreads:  # a bounded number of tiers in memory
                 ready, _ = wait(running, return_when=FIRST_COMPLETED)
                 collect(ready)
-            running[pool.submit(walk, tier, last[1])] = tier
+            running[pool.submit(walk_stored, canon, stored[canon])] = stored[canon]
         collect(set(running))
         return level_total
 
@@ -312,7 +319,7 @@ def reachable_counts(
         for lv in sorted(by_level, reverse=True):  # parents first
             if lv >= walked_from:
                 continue
-            total += walk_level(pool, lv)
+            total[:ncodes] += walk_level(pool, lv)
             walked += by_level[lv]
             for t in by_level[lv]:
                 marks.drop(t, file=False)
