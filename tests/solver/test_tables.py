@@ -16,7 +16,7 @@ from boardlab.core.errors import CorruptTableError, MissingTableError, UnknownGa
 from boardlab.core.outcome import Value
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.games.dodgem.tiers import DodgemTiers
-from boardlab.solver import analyse, default_tables_dir, ensure_table, open_table, solvable
+from boardlab.solver import analyse, api, default_tables_dir, ensure_table, open_table, solvable
 from boardlab.solver.api import build_table, decode, table_path
 from boardlab.solver.engine import make_plan, pack_path, solve_in_memory
 from boardlab.solver.tierfile import PackFile, write_pack
@@ -109,6 +109,26 @@ def test_truncated_pack_is_refused_with_the_rebuild_command(
     text = str(err.value)
     assert "\n" not in text and str(path) in text
     assert "boardlab solve --game dodgem --size 4 --force" in text
+
+
+def test_large_tables_refuse_a_missing_pack_at_once_and_a_damaged_one_when_read(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond EAGER_PACKS packs (6×6) opening lists the packs instead of reading them all."""
+    monkeypatch.setattr(api, "EAGER_PACKS", 0)
+    rules = rules_for("classic", 4)
+    _copy(table_path(rules, built), table_path(rules, tmp_path))
+    tb = open_table(rules, tmp_path)
+    tier, _ = tb.game.locate(rules.start())
+    assert tb.probe(rules.start())[0] is Value.DRAW
+    path = pack_path(tb.path, tb.pack_of(tier))
+    path.write_bytes(path.read_bytes()[:-100])
+    with pytest.raises(CorruptTableError) as err:
+        open_table(rules, tmp_path).probe(rules.start())
+    assert "\n" not in str(err.value) and "boardlab solve --game dodgem --size 4" in str(err.value)
+    path.unlink()
+    with pytest.raises(CorruptTableError, match="is missing; rebuild it with: boardlab solve"):
+        open_table(rules, tmp_path)
 
 
 def test_corrupt_block_is_never_served(built: Path, tmp_path: Path) -> None:

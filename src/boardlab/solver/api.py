@@ -29,6 +29,7 @@ from boardlab.solver.tierfile import DEFAULT_CODEC, PackFile
 T = TypeVar("T")
 ENV_VAR = "BOARDLAB_TABLES"
 OPEN_FILES = 64
+EAGER_PACKS = 4096  # tables of up to this many packs have every pack checked when opened
 
 
 def default_tables_dir() -> Path:
@@ -139,8 +140,20 @@ class Tablebase:
         }
         self._files: OrderedDict[str, PackFile] = OrderedDict()
         self._lock = threading.Lock()
-        for name in manifest["pack_tiers"]:  # a missing, short or foreign pack: refused now
-            self.pack(name)
+        names = list(manifest["pack_tiers"])
+        if len(names) <= EAGER_PACKS:  # a missing, short or foreign pack: refused now
+            for name in names:
+                self.pack(name)
+        else:  # 6×6: a missing pack is refused now, a damaged one when first read
+            try:
+                present = {e.name for e in os.scandir(path / "packs")}
+            except OSError as exc:
+                raise CorruptTableError(f"{path}: cannot read the packs ({exc})") from None
+            for name in names:
+                if pack_path(path, name).name not in present:
+                    raise CorruptTableError(
+                        f"{path}: pack {name} is missing; rebuild it with: {hint}"
+                    )
 
     @property
     def header(self) -> dict[str, Any]:

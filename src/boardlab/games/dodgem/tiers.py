@@ -90,7 +90,7 @@ class Placements:
     key_offset: I64
     key_of: I64
     masks: tuple[I64, I64]  # per side: the bit mask of each global placement number
-    lookup: tuple[dict[int, int], dict[int, int]]  # per side: mask -> global placement number
+    by_mask: tuple[I64, I64]  # per side: the global placement numbers in order of their masks
     dest: tuple[I32, I32]  # [g, j] destination square, -1 exit
     child: tuple[I32, I32]  # [g, j] global placement after the move
     kind: tuple[I8, I8]  # [g, j] 0 sideways, 1 forward or exit, -1 unused
@@ -102,6 +102,15 @@ class Placements:
     def num_keys(self) -> int:
         """Keys per side."""
         return len(self.keys)
+
+    def number(self, side: int, mask: int) -> int:
+        """The global placement number of a side's cars on the squares of `mask`; KeyError
+        when no placement has them (too many cars)."""
+        order, masks = self.by_mask[side], self.masks[side]
+        i = int(np.searchsorted(masks, mask, sorter=order))
+        if i == len(order) or int(masks[order[i]]) != mask:
+            raise KeyError(mask)
+        return int(order[i])
 
 
 @cache
@@ -129,70 +138,89 @@ def placements(size: int, geometry: str) -> Placements:
             key_of.append(kid)
             count += 1
         key_size.append(count)
-    lookup = ({m: g for g, m in enumerate(masks[0])}, {m: g for g, m in enumerate(masks[1])})
+    arrays = (np.array(masks[0], np.int64), np.array(masks[1], np.int64))
+    by_mask = (np.argsort(arrays[0], kind="stable"), np.argsort(arrays[1], kind="stable"))
     rules = DodgemRules(size=n, geometry=geometry)  # type: ignore[arg-type]
-    tables = [_move_tables(rules, s, masks[s], lookup[s]) for s in (0, 1)]
-    kchildren: list[set[int]] = [set() for _ in keys]
-    dest0, child0, kind0 = tables[0][0], tables[0][1], tables[0][2]
-    fw = kind0 == 1
-    for g, j in zip(*np.nonzero(fw), strict=True):
-        kchildren[key_of[g]].add(key_of[int(child0[g, j])])
-    del dest0
+    tables = [_move_tables(rules, s, arrays[s], by_mask[s]) for s in (0, 1)]
+    key_of_arr = np.array(key_of, np.int64)
+    g_fw, j_fw = np.nonzero(tables[0][2] == 1)
+    pairs = np.unique(key_of_arr[g_fw] * len(keys) + key_of_arr[tables[0][1][g_fw, j_fw]])
+    kchildren: list[list[int]] = [[] for _ in keys]
+    for kp, kc in zip(*np.divmod(pairs, len(keys)), strict=True):
+        kchildren[int(kp)].append(int(kc))
     return Placements(
         size=n,
         keys=tuple(keys),
         key_size=np.array(key_size, np.int64),
         key_offset=np.array(key_offset, np.int64),
-        key_of=np.array(key_of, np.int64),
-        masks=(np.array(masks[0], np.int64), np.array(masks[1], np.int64)),
-        lookup=lookup,
+        key_of=key_of_arr,
+        masks=arrays,
+        by_mask=by_mask,
         dest=(tables[0][0], tables[1][0]),
         child=(tables[0][1], tables[1][1]),
         kind=(tables[0][2], tables[1][2]),
         un_src=(tables[0][3], tables[1][3]),
         un_parent=(tables[0][4], tables[1][4]),
-        key_children=tuple(tuple(sorted(c)) for c in kchildren),
+        key_children=tuple(tuple(c) for c in kchildren),
     )
 
 
 def _move_tables(
-    rules: DodgemRules, player: int, masks: list[int], lookup: dict[int, int]
+    rules: DodgemRules, player: int, masks: I64, by_mask: I64
 ) -> tuple[I32, I32, I8, I32, I32]:
+    """A side's moves from every placement: destination square (-1 an exit), placement after,
+    kind (1 forward or exit, 0 sideways, -1 no more), and per placement the sideways moves
+    into it (square the car came from, placement before), each in the order of the squares."""
     n = rules.size
-    g_count = len(masks)
-    slots = 3 * (n - 1)
-    dest = np.full((g_count, slots), -2, dtype=np.int32)
-    child = np.full((g_count, slots), -1, dtype=np.int32)
-    kind = np.full((g_count, slots), -1, dtype=np.int8)
-    un: list[list[tuple[int, int]]] = [[] for _ in range(g_count)]
-    steps = rules.step_table[player]
-    for g, mask in enumerate(masks):
+    steps = np.full((n * n, 3), -2, np.int64)
+    for q, dests in enumerate(rules.step_table[player]):
+        steps[q, : len(dests)] = dests
+    return _build_move_tables(masks, masks[by_mask], by_mask, steps, 3 * (n - 1))  # type: ignore[no-any-return]
+
+
+@nb.njit(cache=True)
+def _build_move_tables(masks, sorted_masks, order, steps, slots):  # type: ignore[no-untyped-def]
+    g_count = masks.shape[0]
+    dest = np.full((g_count, slots), -2, np.int32)
+    child = np.full((g_count, slots), -1, np.int32)
+    kind = np.full((g_count, slots), -1, np.int8)
+    src = np.full((g_count, slots), -1, np.int32)  # the square each move leaves
+    for g in range(g_count):
+        mask = masks[g]
         j = 0
-        m = mask
-        while m:
-            low = m & -m
-            q = low.bit_length() - 1
-            m ^= low
-            for k, d in enumerate(steps[q]):
-                if d != EXIT and mask >> d & 1:
+        for q in range(steps.shape[0]):
+            if not (mask >> q) & 1:
+                continue
+            for k in range(3):
+                d = steps[q, k]
+                if d == -2:
+                    break
+                if d != EXIT and (mask >> d) & 1:
                     continue  # own car in the way: never legal
-                new = mask & ~low
+                new = mask & ~(np.int64(1) << q)
                 if d != EXIT:
-                    new |= 1 << d
-                c = lookup[new]
-                dest[g, j] = -1 if d == EXIT else d
-                child[g, j] = c
-                kind[g, j] = 0 if k > 0 else 1
-                if k > 0:
-                    un[c].append((q, g))
+                    new |= np.int64(1) << d
+                dest[g, j] = d
+                child[g, j] = order[np.searchsorted(sorted_masks, new)]
+                kind[g, j] = 1 if k == 0 else 0
+                src[g, j] = q
                 j += 1
-    width = max(1, max(len(u) for u in un))
-    un_src = np.full((g_count, width), -1, dtype=np.int32)
-    un_parent = np.full((g_count, width), -1, dtype=np.int32)
-    for c, items in enumerate(un):
-        for j, (q, g) in enumerate(items):
-            un_src[c, j] = q
-            un_parent[c, j] = g
+    count = np.zeros(g_count, np.int64)
+    for g in range(g_count):
+        for j in range(slots):
+            if kind[g, j] == 0:
+                count[child[g, j]] += 1
+    width = max(1, count.max())
+    un_src = np.full((g_count, width), -1, np.int32)
+    un_parent = np.full((g_count, width), -1, np.int32)
+    count[:] = 0
+    for g in range(g_count):  # parents in increasing order, as the moves were found
+        for j in range(slots):
+            if kind[g, j] == 0:
+                c = child[g, j]
+                un_src[c, count[c]] = src[g, j]
+                un_parent[c, count[c]] = g
+                count[c] += 1
     return dest, child, kind, un_src, un_parent
 
 
@@ -232,41 +260,35 @@ def mirror_tables(size: int, geometry: str) -> tuple[I64, ...]:
     mir = np.arange(total, dtype=np.int64)
     if geometry == "piecepack":
         for s in (0, 1):
-            for g, m in enumerate(pl.masks[s].tolist()):
-                mm = 0
-                for sq in range(n * n):
-                    if m >> sq & 1:
-                        r, f = divmod(sq, n)
-                        mm |= 1 << (r * n + n - 1 - f)
-                h = pl.lookup[s][mm]
-                if s == 0:
-                    mir[g] = h
-                elif mir[g] != h:
-                    raise AssertionError("the mirror numbers the sides' placements alike")
-    nbig = np.zeros(total, np.int64)
-    nfix = np.zeros(total, np.int64)
-    symrank = np.full(total, -1, np.int64)
-    kfix = np.zeros(pl.num_keys, np.int64)
-    symoff = np.zeros(pl.num_keys, np.int64)
-    syminv: list[int] = []
-    for k in range(pl.num_keys):
-        off, ksize = int(pl.key_offset[k]), int(pl.key_size[k])
-        big = fix = 0
-        symoff[k] = len(syminv)
-        for x in range(ksize):
-            g = off + x
-            mx = int(mir[g]) - off
-            nbig[g] = big
-            nfix[g] = fix
-            if mx > x:
-                big += 1
-            elif mx == x:
-                fix += 1
-            if mx >= x:
-                symrank[g] = len(syminv) - symoff[k]
-                syminv.append(x)
-        kfix[k] = fix
-    return mir, nbig, nfix, symrank, kfix, symoff, np.array([*syminv, 0], np.int64)
+            masks = pl.masks[s]
+            mm = np.zeros_like(masks)
+            for sq in range(n * n):
+                r, f = divmod(sq, n)
+                mm |= ((masks >> sq) & 1) << (r * n + n - 1 - f)
+            order = pl.by_mask[s]
+            h = order[np.searchsorted(masks, mm, sorter=order)]
+            if not np.array_equal(masks[h], mm):
+                raise AssertionError("a mirrored placement is a placement")
+            if s == 0:
+                mir = h
+            elif not np.array_equal(mir, h):
+                raise AssertionError("the mirror numbers the sides' placements alike")
+    off = pl.key_offset[pl.key_of]  # where each placement's key starts
+    x = np.arange(total, dtype=np.int64) - off
+    mx = mir - off
+
+    def before(flags: npt.NDArray[np.bool_]) -> I64:
+        """How many placements before each one (globally) have the flag."""
+        return np.concatenate([[0], np.cumsum(flags, dtype=np.int64)[:-1]])
+
+    big, fix, keep = before(mx > x), before(mx == x), before(mx >= x)
+    nbig, nfix = big - big[off], fix - fix[off]
+    ends = pl.key_offset + pl.key_size - 1
+    kfix = nfix[ends] + (mx[ends] == x[ends])
+    symoff = keep[pl.key_offset]
+    symrank = np.where(mx >= x, keep - keep[off], -1)
+    syminv = np.concatenate([x[mx >= x], [0]])
+    return mir, nbig, nfix, symrank, kfix, symoff, syminv
 
 
 def reciprocals(sizes: I64) -> I64:
@@ -324,7 +346,7 @@ def board_blob(pl: Placements, geometry: str) -> tuple[I64, list[int], int, int]
 @cache
 def _shared_blob(size: int, geometry: str) -> tuple[I64, list[int], int, int]:
     """One board blob per board in a process, shared by every adapter of it (the solver's,
-    the caller's, the full game's: about 500 MB on 6×6)."""
+    the caller's, the full game's: about 200 MB on 6×6)."""
     return board_blob(placements(size, geometry), geometry)
 
 
@@ -1009,8 +1031,8 @@ class DodgemTiers:
             )
         pl = self.placements
         try:
-            g0 = pl.lookup[0][position.first]
-            g1 = pl.lookup[1][position.second]
+            g0 = pl.number(0, position.first)
+            g1 = pl.number(1, position.second)
         except KeyError:
             raise NotationError(f"{position} has too many cars for this board") from None
         a, b = int(pl.key_of[g0]), int(pl.key_of[g1])
