@@ -1,5 +1,6 @@
-"""The Dodgem family's own compiled kernel entries (solve and reach) agree with the generic
-kernels, which take the game's functions as arguments, on small boards."""
+"""The Dodgem family's own compiled kernel entries (solve and reach, both row by row where a
+tier is stored without the mirror) agree with the generic kernels, which take the game's
+functions as arguments, on small boards."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def test_specialised_entry_matches_generic_kernel(variant: str, size: int) -> No
     assert ((joined == DRAW).any()) == (size > 3)  # 3×3 has no drawn position
 
 
-@pytest.mark.parametrize("variant", ["classic", "piecepack"])
+@pytest.mark.parametrize("variant", ["classic", "piecepack", "misere", "blocked-loses"])
 def test_specialised_reach_matches_generic(variant: str, tmp_path: Path) -> None:
     rules = rules_for(variant, 4)
     build_table(rules, tmp_path, 1)

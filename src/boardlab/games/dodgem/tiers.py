@@ -635,6 +635,64 @@ def _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, side, blocked, misere
 
 
 @nb.njit(cache=True, inline="always")
+def _row_shape(params, blob):  # type: ignore[no-untyped-def]
+    """(|A|, |B|, where keys a and b start, where each side's masks start) of a tier."""
+    a = params[P_A]
+    b = params[P_B]
+    asz = blob[params[O_KSIZE] + a]
+    bsz = blob[params[O_KSIZE] + b]
+    offa = blob[params[O_KOFF] + a]
+    offb = blob[params[O_KOFF] + b]
+    return asz, bsz, offa, offb, params[O_MASKS], params[O_MASKS + 1]
+
+
+@nb.njit(cache=True, inline="always")
+def _first_side_row(params, blob, child_base, g0, slot, idx):  # type: ignore[no-untyped-def]
+    """The moves of the first side's placement g0 for a row pass (tier stored without the
+    mirror): per move, in `slot` the flat child entry of y = 0 (-1: sideways, inside the
+    tier) and in `idx` its stride in y | (destination square + 1) << 40. Returns how many."""
+    b = params[P_B]
+    bsz = blob[params[O_KSIZE] + b]
+    o = params[O_REC] + g0 * params[P_W]
+    nj = 0
+    for j in range(params[P_W]):
+        r = blob[o + j]
+        if r < 0:
+            break
+        dest = (r & 63) << 40
+        if (r >> REC_KIND) & 3 == 0:
+            slot[nj] = -1
+            idx[nj] = dest
+        else:
+            k2 = (r >> REC_KEY) & 4095
+            z = r >> REC_Z
+            ksz = blob[params[O_KSIZE] + k2]
+            at = child_base[params[P_SLOTS + k2]]
+            if params[P_SYM] and k2 > b:  # (0, y, z) of tier (b, k2)
+                slot[nj] = at + z
+                idx[nj] = dest | ksz
+            else:  # (1, z, y) of tier (k2, b)
+                slot[nj] = at + (ksz + z) * bsz
+                idx[nj] = dest | 1
+        nj += 1
+    return nj
+
+
+@nb.njit(cache=True, inline="always")
+def _second_side_child(params, blob, child_base, r, x):  # type: ignore[no-untyped-def]
+    """Flat child entry of the second side's forward move `r` (a packed record) from a
+    position of row x (tier stored without the mirror)."""
+    a = params[P_A]
+    k2 = (r >> REC_KEY) & 4095
+    z = r >> REC_Z
+    ksz = blob[params[O_KSIZE] + k2]
+    at = child_base[params[P_SLOTS + params[P_K] + k2]]
+    if params[P_SYM] and a > k2:  # (1, z, x) of tier (k2, a)
+        return at + (ksz + z) * blob[params[O_KSIZE] + a] + x
+    return at + x * ksz + z  # (0, x, z) of tier (a, k2)
+
+
+@nb.njit(cache=True, inline="always")
 def _first_pass_rows(ctx, size, child_codes, child_base, code, work):  # type: ignore[no-untyped-def]
     """`boardlab.core.retrograde.first_pass_body` for a tier stored without the mirror, row
     by row: the positions (side, x, y) with the same side and x follow each other, and when
@@ -642,48 +700,15 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):  # type: i
     read at a fixed stride. Fills the same arrays with the same values (tested against it)."""
     params, blob = ctx
     flags, slot, idx = work[0], work[7], work[8]
-    a = params[P_A]
-    b = params[P_B]
-    k = params[P_K]
-    sym = params[P_SYM]
     w = params[P_W]
     blocked = params[P_BLOCKED]
     misere = params[P_MISERE]
-    oks = params[O_KSIZE]
-    asz = blob[oks + a]
-    bsz = blob[oks + b]
-    offa = blob[params[O_KOFF] + a]
-    offb = blob[params[O_KOFF] + b]
-    om0 = params[O_MASKS]
-    om1 = params[O_MASKS + 1]
+    asz, bsz, offa, offb, om0, om1 = _row_shape(params, blob)
     half = asz * bsz
-    # the first side to move: a row's moves once, as (child entry of y = 0 or -1 sideways,
-    # stride | (destination + 1) << 40)
     for x in range(asz):
         g0 = offa + x
         m0 = blob[om0 + g0]
-        o = params[O_REC] + g0 * w
-        nj = 0
-        for j in range(w):
-            r = blob[o + j]
-            if r < 0:
-                break
-            dest = (r & 63) << 40
-            if (r >> REC_KIND) & 3 == 0:
-                slot[nj] = -1
-                idx[nj] = dest
-            else:
-                k2 = (r >> REC_KEY) & 4095
-                z = r >> REC_Z
-                ksz = blob[oks + k2]
-                at = child_base[params[P_SLOTS + k2]]
-                if sym and k2 > b:  # (0, y, z) of tier (b, k2)
-                    slot[nj] = at + z
-                    idx[nj] = dest | ksz
-                else:  # (1, z, y) of tier (k2, b)
-                    slot[nj] = at + (ksz + z) * bsz
-                    idx[nj] = dest | 1
-            nj += 1
+        nj = _first_side_row(params, blob, child_base, g0, slot, idx)
         row = x * bsz
         for y in range(bsz):
             p = row + y
@@ -720,7 +745,6 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):  # type: i
                 return NO_MOVES
     # the second side to move: its moves change with y
     orec = params[O_REC + 1]
-    slots1 = P_SLOTS + k
     for x in range(asz):
         m0 = blob[om0 + offa + x]
         row = half + x * bsz
@@ -754,14 +778,7 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):  # type: i
                 if (r >> REC_KIND) & 3 == 0:
                     c += 1
                     continue
-                k2 = (r >> REC_KEY) & 4095
-                z = r >> REC_Z
-                ksz = blob[oks + k2]
-                at = child_base[params[slots1 + k2]]
-                if sym and a > k2:  # (1, z, x) of tier (k2, a)
-                    cc = child_codes[at + (ksz + z) * asz + x]
-                else:  # (0, x, z) of tier (a, k2)
-                    cc = child_codes[at + x * ksz + z]
+                cc = child_codes[_second_side_child(params, blob, child_base, r, x)]
                 if cc == INVALID:
                     return BAD_CHILD
                 winc, lc, hd = child_value(cc, winc, lc, hd)
@@ -815,11 +832,131 @@ def dodgem_solve_tier_plain(  # type: ignore[no-untyped-def]
     )
 
 
+@nb.njit(cache=True, inline="always")
+def _finished(cd):  # type: ignore[no-untyped-def]
+    """Whether a solved code is an invalid index or a finished position (remoteness 0)."""
+    return cd == INVALID or cd == 2 or cd == 3
+
+
+@nb.njit(cache=True, inline="always")
+def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx):  # type: ignore[no-untyped-def]
+    """`boardlab.core.retrograde.reach_tier_body` for a tier stored without the mirror: the
+    closure of the marks under the moves inside the tier first (depth first, over sideways
+    moves and passes), then the forward moves of every marked position row by row, as in
+    `_first_pass_rows`. Finished positions are known from the codes (remoteness 0)."""
+    params, blob = ctx
+    w = params[P_W]
+    passes = params[P_BLOCKED] == BLOCKED_PASSES
+    asz, bsz, offa, offb, om0, om1 = _row_shape(params, blob)
+    half = asz * bsz
+    top = 0
+    for i in range(mark.shape[0]):
+        if mark[i]:
+            stack[top] = i
+            top += 1
+    while top > 0:
+        top -= 1
+        p = np.int64(stack[top])
+        if _finished(codes[p]):
+            continue
+        side, x, y = _unrank(params, blob, params[P_A], params[P_B], p)
+        m0 = blob[om0 + offa + x]
+        m1 = blob[om1 + offb + y]
+        o = params[O_REC + side] + (offa + x if side == 0 else offb + y) * w
+        other = m1 if side == 0 else m0
+        legal = 0
+        for j in range(w):
+            r = blob[o + j]
+            if r < 0:
+                break
+            d = r & 63
+            if d > 0 and (other >> (d - 1)) & 1:
+                continue
+            legal += 1
+            if (r >> REC_KIND) & 3 != 0:
+                continue
+            z = r >> REC_Z
+            q = half + z * bsz + y if side == 0 else x * bsz + z
+            if mark[q] == 0:
+                mark[q] = 1
+                stack[top] = q
+                top += 1
+        if legal == 0 and passes:
+            q = p - half if side == 1 else p + half
+            if mark[q] == 0:
+                mark[q] = 1
+                stack[top] = q
+                top += 1
+    for x in range(asz):  # the first side to move
+        g0 = offa + x
+        m0 = blob[om0 + g0]
+        nj = _first_side_row(params, blob, child_base, g0, slot, idx)
+        row = x * bsz
+        for y in range(bsz):
+            p = row + y
+            if not mark[p]:
+                continue
+            counts[codes[p]] += 1
+            if _finished(codes[p]):
+                continue
+            m1 = blob[om1 + offb + y]
+            for j in range(nj):
+                e = idx[j]
+                d = e >> 40
+                if slot[j] < 0 or (d > 0 and (m1 >> (d - 1)) & 1):
+                    continue
+                child_marks[slot[j] + y * (e & 0xFFFFFFFFFF)] = 1
+    orec = params[O_REC + 1]
+    for x in range(asz):  # the second side to move
+        m0 = blob[om0 + offa + x]
+        row = half + x * bsz
+        for y in range(bsz):
+            p = row + y
+            if not mark[p]:
+                continue
+            counts[codes[p]] += 1
+            if _finished(codes[p]):
+                continue
+            o = orec + (offb + y) * w
+            for j in range(w):
+                r = blob[o + j]
+                if r < 0:
+                    break
+                d = r & 63
+                if (r >> REC_KIND) & 3 == 0 or (d > 0 and (m0 >> (d - 1)) & 1):
+                    continue
+                child_marks[_second_side_child(params, blob, child_base, r, x)] = 1
+    return 0
+
+
 @nb.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
 def dodgem_reach_tier(  # type: ignore[no-untyped-def]
     ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
 ):
-    """`boardlab.core.retrograde.reach_tier_body` for the Dodgem family."""
+    """`boardlab.core.retrograde.reach_tier_body` for the Dodgem family: `_reach_rows` where
+    the tier is stored without the mirror (as in the full game `stats` walks)."""
+    if ctx[0][P_MIR]:
+        return reach_tier_body(
+            dodgem_primitive,
+            dodgem_moves,
+            ctx,
+            mark,
+            child_marks,
+            child_base,
+            codes,
+            counts,
+            stack,
+            slot,
+            idx,
+        )
+    return _reach_rows(ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx)
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
+def dodgem_reach_tier_plain(  # type: ignore[no-untyped-def]
+    ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
+):
+    """The kernel's own walk, one position at a time: the reference of `_reach_rows`."""
     return reach_tier_body(
         dodgem_primitive,
         dodgem_moves,
