@@ -618,6 +618,22 @@ def dodgem_unmoves(ctx, p, index):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
+def _decided(flags, code, p, m0, m1, side, blocked, misere):  # type: ignore[no-untyped-def]
+    """For the row pass: settle p if it is an invalid index or finished by rule 1 (someone
+    has cleared), and say so."""
+    if m0 & m1:
+        flags[p] = 1
+        code[p] = INVALID
+        return True
+    winner = terminal_winner(m0, m1, side, 1, blocked, misere)
+    if winner < 0:
+        return False
+    flags[p] = 1
+    code[p] = 2 if winner == side else 3
+    return True
+
+
+@nb.njit(cache=True, inline="always")
 def _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, side, blocked, misere):  # type: ignore[no-untyped-def]
     """Store what the row pass found of p (`legal` car moves, `c` of them sideways): a
     position without a car move is finished unless the rules pass; returns 0 or NO_MOVES."""
@@ -713,20 +729,9 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):  # type: i
         for y in range(bsz):
             p = row + y
             m1 = blob[om1 + offb + y]
-            if m0 & m1:
-                flags[p] = 1
-                code[p] = INVALID
+            if _decided(flags, code, p, m0, m1, 0, blocked, misere):
                 continue
-            winner = terminal_winner(m0, m1, 0, 1, blocked, misere)
-            if winner >= 0:
-                flags[p] = 1
-                code[p] = 2 if winner == 0 else 3
-                continue
-            winc = NONE
-            lc = 0
-            hd = 0
-            c = 0
-            legal = 0
+            winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
             for j in range(nj):
                 e = idx[j]
                 d = e >> 40
@@ -752,20 +757,9 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):  # type: i
             p = row + y
             g1 = offb + y
             m1 = blob[om1 + g1]
-            if m0 & m1:
-                flags[p] = 1
-                code[p] = INVALID
+            if _decided(flags, code, p, m0, m1, 1, blocked, misere):
                 continue
-            winner = terminal_winner(m0, m1, 1, 1, blocked, misere)
-            if winner >= 0:
-                flags[p] = 1
-                code[p] = 2 if winner == 1 else 3
-                continue
-            winc = NONE
-            lc = 0
-            hd = 0
-            c = 0
-            legal = 0
+            winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
             o = orec + g1 * w
             for j in range(w):
                 r = blob[o + j]
@@ -950,26 +944,6 @@ def dodgem_reach_tier(  # type: ignore[no-untyped-def]
             idx,
         )
     return _reach_rows(ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx)
-
-
-@nb.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
-def dodgem_reach_tier_plain(  # type: ignore[no-untyped-def]
-    ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
-):
-    """The kernel's own walk, one position at a time: the reference of `_reach_rows`."""
-    return reach_tier_body(
-        dodgem_primitive,
-        dodgem_moves,
-        ctx,
-        mark,
-        child_marks,
-        child_base,
-        codes,
-        counts,
-        stack,
-        slot,
-        idx,
-    )
 
 
 @nb.njit(cache=True, nogil=True)
