@@ -7,9 +7,11 @@ import random
 import numpy as np
 import pytest
 
+from boardlab.core.errors import NotationError
 from boardlab.core.outcome import Value
 from boardlab.core.retrograde import side_by_side, work_arrays
 from boardlab.core.tiers import TierGame
+from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import DodgemRules, rules_for
 from boardlab.games.dodgem.tiers import (
     DodgemTiers,
@@ -127,6 +129,19 @@ def test_rank_unrank_round_trip() -> None:
                 pos = game.position(tier, index)
                 if pos is not None:
                     assert game.locate(pos) == (tier, index)
+
+
+def test_locate_refuses_a_placement_the_board_cannot_hold() -> None:
+    game = DodgemTiers(rules_for("classic", 4))
+    four = DodgemPosition(4, 0b1111, 0, 0, "BR")  # four blue cars: 4×4 has three
+    with pytest.raises(NotationError, match="too many cars"):
+        game.locate(four)
+    pl = game.placements
+    for side in (0, 1):
+        for g in range(0, len(pl.masks[side]), 37):
+            assert pl.number(side, int(pl.masks[side][g])) == g
+        with pytest.raises(KeyError):
+            pl.number(side, 0b1111)
 
 
 def test_unrank_divides_exactly_at_every_row_edge() -> None:
