@@ -12,12 +12,13 @@ from boardlab.core.outcome import Value
 from boardlab.core.retrograde import side_by_side, work_arrays
 from boardlab.core.tiers import TierGame
 from boardlab.games.dodgem.notation import DodgemPosition
-from boardlab.games.dodgem.rules import DodgemRules, rules_for
+from boardlab.games.dodgem.rules import EXIT, DodgemRules, rules_for
 from boardlab.games.dodgem.tiers import (
     DodgemTiers,
     dodgem_solve_tier,
     dodgem_solve_tier_plain,
     from_spec,
+    placements,
     tiers_for,
 )
 from boardlab.solver.api import decode
@@ -129,6 +130,50 @@ def test_rank_unrank_round_trip() -> None:
                 pos = game.position(tier, index)
                 if pos is not None:
                     assert game.locate(pos) == (tier, index)
+
+
+def _move_tables_reference(
+    rules: DodgemRules, player: int, masks: list[int]
+) -> tuple[np.ndarray, ...]:
+    """The move tables of `placements`, plainly: every car of every placement, each step."""
+    lookup = {m: g for g, m in enumerate(masks)}
+    slots = 3 * (rules.size - 1)
+    dest = np.full((len(masks), slots), -2, np.int32)
+    child = np.full((len(masks), slots), -1, np.int32)
+    kind = np.full((len(masks), slots), -1, np.int8)
+    into: list[list[tuple[int, int]]] = [[] for _ in masks]
+    for g, mask in enumerate(masks):
+        j = 0
+        for q in range(rules.size**2):
+            if not mask >> q & 1:
+                continue
+            for k, d in enumerate(rules.step_table[player][q]):
+                if d != EXIT and mask >> d & 1:
+                    continue
+                new = mask & ~(1 << q) | (0 if d == EXIT else 1 << d)
+                dest[g, j], child[g, j], kind[g, j] = d, lookup[new], int(k == 0)
+                if k > 0:
+                    into[lookup[new]].append((q, g))
+                j += 1
+    width = max(1, max(len(i) for i in into))
+    un_src = np.full((len(masks), width), -1, np.int32)
+    un_parent = np.full((len(masks), width), -1, np.int32)
+    for c, items in enumerate(into):
+        for j, (q, g) in enumerate(items):
+            un_src[c, j], un_parent[c, j] = q, g
+    return dest, child, kind, un_src, un_parent
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+@pytest.mark.parametrize("geometry", ["classic", "piecepack"])
+def test_compiled_move_tables_match_the_plain_ones(size: int, geometry: str) -> None:
+    pl = placements(size, geometry)
+    rules = DodgemRules(size=size, geometry=geometry)  # type: ignore[arg-type]
+    for side in (0, 1):
+        want = _move_tables_reference(rules, side, pl.masks[side].tolist())
+        got = (pl.dest[side], pl.child[side], pl.kind[side], pl.un_src[side], pl.un_parent[side])
+        for w, g in zip(want, got, strict=True):
+            assert np.array_equal(w, g)
 
 
 def test_locate_refuses_a_placement_the_board_cannot_hold() -> None:
