@@ -455,6 +455,13 @@ def _seen_plain(index, n, q):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
+def _in_way(dest1, other):  # type: ignore[no-untyped-def]
+    """Whether a move's destination (square + 1 as packed, 0 an exit) holds one of the
+    `other` side's cars (the mover's own cars never block a listed move)."""
+    return dest1 > 0 and (other >> (dest1 - 1)) & 1 != 0
+
+
+@nb.njit(cache=True, inline="always")
 def _has_car_move(params, blob, s, g, other):  # type: ignore[no-untyped-def]
     w = params[P_W]
     o = params[O_REC + s] + g * w
@@ -462,8 +469,7 @@ def _has_car_move(params, blob, s, g, other):  # type: ignore[no-untyped-def]
         r = blob[o + j]
         if r < 0:
             break
-        d = (r & 63) - 1
-        if d < 0 or not (other >> d) & 1:
+        if not _in_way(r & 63, other):
             return True
     return False
 
@@ -535,8 +541,7 @@ def _moves(ctx, p, slot, index, in_tier_indices):  # type: ignore[no-untyped-def
         r = blob[o + j]
         if r < 0:
             break
-        d = (r & 63) - 1
-        if d >= 0 and (other >> d) & 1:
+        if _in_way(r & 63, other):
             continue
         z = r >> REC_Z
         if (r >> REC_KIND) & 3 == 0:
@@ -734,8 +739,7 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):  # type: i
             winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
             for j in range(nj):
                 e = idx[j]
-                d = e >> 40
-                if d > 0 and (m1 >> (d - 1)) & 1:
+                if _in_way(e >> 40, m1):
                     continue
                 legal += 1
                 at = slot[j]
@@ -765,8 +769,7 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):  # type: i
                 r = blob[o + j]
                 if r < 0:
                     break
-                d = r & 63
-                if d > 0 and (m0 >> (d - 1)) & 1:
+                if _in_way(r & 63, m0):
                     continue
                 legal += 1
                 if (r >> REC_KIND) & 3 == 0:
@@ -863,8 +866,7 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, stack, slot, 
             r = blob[o + j]
             if r < 0:
                 break
-            d = r & 63
-            if d > 0 and (other >> (d - 1)) & 1:
+            if _in_way(r & 63, other):
                 continue
             legal += 1
             if (r >> REC_KIND) & 3 != 0:
@@ -896,8 +898,7 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, stack, slot, 
             m1 = blob[om1 + offb + y]
             for j in range(nj):
                 e = idx[j]
-                d = e >> 40
-                if slot[j] < 0 or (d > 0 and (m1 >> (d - 1)) & 1):
+                if slot[j] < 0 or _in_way(e >> 40, m1):
                     continue
                 child_marks[slot[j] + y * (e & 0xFFFFFFFFFF)] = 1
     orec = params[O_REC + 1]
@@ -916,8 +917,7 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, stack, slot, 
                 r = blob[o + j]
                 if r < 0:
                     break
-                d = r & 63
-                if (r >> REC_KIND) & 3 == 0 or (d > 0 and (m0 >> (d - 1)) & 1):
+                if (r >> REC_KIND) & 3 == 0 or _in_way(r & 63, m0):
                     continue
                 child_marks[_second_side_child(params, blob, child_base, r, x)] = 1
     return 0
