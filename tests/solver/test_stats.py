@@ -8,11 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardlab.core.errors import BoardLabError
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.solver.api import Tablebase, build_table, open_table
-from boardlab.solver.stats import STATE, reachable_counts
+from boardlab.solver.stats import STATE, harvest, reachable_counts
 
 
 class Stop(Exception):
@@ -131,3 +133,16 @@ def test_the_state_of_another_walk_is_not_trusted(table: Tablebase, tmp_path: Pa
     assert np.array_equal(
         reachable_counts(table, start, folder=folder), reachable_counts(table, start)
     )
+
+
+@settings(deadline=None)  # the first call compiles
+@given(st.lists(st.booleans(), max_size=200), st.integers(0, 3))
+def test_harvest_packs_like_numpy_and_clears(flags: list[bool], skip: int) -> None:
+    n = -(-len(flags) // 8) * 8
+    buf = np.zeros(n + 8 * (skip + 1), np.uint8)  # marks after `skip` empty words, then one more
+    buf[8 * skip : 8 * skip + len(flags)] = flags
+    bits = np.empty(n // 8, np.uint8)
+    words = buf.view(np.uint64)
+    assert harvest(words, skip, skip + n // 8, bits) == any(flags)
+    assert np.array_equal(bits, np.packbits(np.array(flags, np.uint8), bitorder="little"))
+    assert not buf.any()

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numba as nb
 import numpy as np
 import numpy.typing as npt
 
@@ -47,6 +48,28 @@ MARKS_BUDGET = 2 << 30  # bytes of marks held in memory when they are kept in a 
 CHECKPOINT_SECONDS = 60.0  # a walk with a folder saves its state this often, at a level's end
 ReachProgress = Callable[[int, int, int, int, int], None]
 """(level, tiers done in it, its tiers, positions done, all positions of the full game)"""
+
+
+# bit j of (v * PACK) >> 56 is byte j of v, when every byte of v is 0 or 1 (the products of
+# the bytes land on distinct bits below bit 56, or above 63, except the eight wanted ones)
+PACK = np.uint64(0x0102040810204080)
+
+
+@nb.njit(cache=True, nogil=True)
+def harvest(words, lo, hi, bits):  # type: ignore[no-untyped-def]
+    """Pack the marks (bytes 0 or 1) of words[lo:hi], eight to a uint64, into `bits` (one
+    byte per word, little-endian bit order, as np.packbits(..., bitorder="little")) and
+    clear them; returns whether any was set. One pass instead of any, packbits and fill."""
+    hit = False
+    for k in range(lo, hi):
+        v = words[k]
+        if v == 0:
+            bits[k - lo] = 0
+            continue
+        bits[k - lo] = (v * PACK) >> np.uint64(56)
+        words[k] = 0
+        hit = True
+    return hit
 
 
 @dataclass
@@ -141,9 +164,11 @@ class ReachMarks:
 
     def merge(self, tier: int, reached: U8) -> None:
         """OR a tier's marks (one byte per index, 0 or 1) into what it holds."""
-        if not reached.any():
-            return
-        bits = np.packbits(reached, bitorder="little")
+        if reached.any():
+            self.merge_bits(tier, np.packbits(reached, bitorder="little"))
+
+    def merge_bits(self, tier: int, bits: U8) -> None:
+        """OR a tier's marks, packed as `merge` packs them, into what it holds."""
         with self._lock:
             old = self._get(tier)
             if old is not None:
@@ -257,19 +282,22 @@ def reachable_counts(
             return
         kids = list(full.child_tiers(tier))
         # the children's marks of this tier alone, side by side in one array (one flat
-        # index in the kernel), merged into the children's marks when done
+        # index in the kernel), each child's starting on a multiple of 8, merged into the
+        # children's marks when done
+        sizes = [full.tier_size(c) for c in kids]
         base = np.zeros(len(kids) + 1, np.int64)
-        np.cumsum([full.tier_size(c) for c in kids], out=base[1:])
-        n = max(1, int(base[-1]))
+        np.cumsum([-(-n // 8) * 8 for n in sizes], out=base[1:])
+        n = max(8, int(base[-1]))
         held: U8 | None = getattr(kept, "buf", None)
-        if held is None or len(held) < n:  # the thread's buffer, kept: no page faults
-            kept.buf = held = np.empty(n, np.uint8)
-        reached = held[:n]
-        reached.fill(0)
+        if held is None or len(held) < n:  # the thread's buffer, kept clear: no page faults
+            kept.buf = held = np.zeros(n, np.uint8)
         codes = game.unfold(tier, canon_codes)
-        run_reach(full.kernel, full.tier_context(tier), mark, reached, base, codes, counts)
+        run_reach(full.kernel, full.tier_context(tier), mark, held[:n], base, codes, counts)
+        words = held.view(np.uint64)
         for i, c in enumerate(kids):
-            marks.merge(c, reached[base[i] : base[i + 1]])
+            bits = np.empty((base[i + 1] - base[i]) // 8, np.uint8)
+            if harvest(words, base[i] // 8, base[i + 1] // 8, bits):
+                marks.merge_bits(c, bits)
 
     def walk_stored(canon: int, tiers: list[int]) -> npt.NDArray[np.int64]:
         """Walk the tiers of the full game that one stored tier holds (it and its image

@@ -46,12 +46,19 @@ def compress(raw: bytes, codec: str) -> bytes:
     return zlib.compress(raw, ZLIB_LEVEL)
 
 
+_local = threading.local()  # a zstd decompressor per thread (one may not be shared)
+
+
 def decompress(blob: bytes, codec: str, size: int) -> bytes:
     """One block, decompressed (`size` bytes expected)."""
     if codec == "zstd":
-        import zstandard
+        dctx = getattr(_local, "zstd", None)
+        if dctx is None:
+            import zstandard
 
-        return zstandard.ZstdDecompressor().decompress(blob, max_output_size=size)
+            dctx = _local.zstd = zstandard.ZstdDecompressor()
+        out: bytes = dctx.decompress(blob, max_output_size=size)
+        return out
     return zlib.decompress(blob)
 
 

@@ -836,91 +836,133 @@ def _finished(cd):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx):  # type: ignore[no-untyped-def]
-    """`boardlab.core.retrograde.reach_tier_body` for a tier stored without the mirror: the
-    closure of the marks under the moves inside the tier first (depth first, over sideways
-    moves and passes), then the forward moves of every marked position row by row, as in
-    `_first_pass_rows`. Finished positions are known from the codes (remoteness 0)."""
+def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot, idx):  # type: ignore[no-untyped-def]
+    """`boardlab.core.retrograde.reach_tier_body` for a tier stored without the mirror, in
+    sweeps instead of depth first. A mark is 1 when reached and 2 once its moves are
+    followed. The first side's positions are swept row by row (same x: the same moves, their
+    children at a fixed stride in y, as in `_first_pass_rows`), the second side's column by
+    column (same y: the same moves, at a fixed stride in x). Moves inside the tier (sideways
+    moves, passes) mark their targets and flag the target's row or column as pending
+    (`pending[x]`, `pending[|A| + y]`); the sweeps repeat until nothing is pending.
+    Finished positions are known from the codes (remoteness 0)."""
     params, blob = ctx
     w = params[P_W]
     passes = params[P_BLOCKED] == BLOCKED_PASSES
     asz, bsz, offa, offb, om0, om1 = _row_shape(params, blob)
     half = asz * bsz
-    top = 0
-    for i in range(mark.shape[0]):
-        if mark[i]:
-            stack[top] = i
-            top += 1
-    while top > 0:
-        top -= 1
-        p = np.int64(stack[top])
-        if _finished(codes[p]):
-            continue
-        side, x, y = _unrank(params, blob, params[P_A], params[P_B], p)
-        m0 = blob[om0 + offa + x]
-        m1 = blob[om1 + offb + y]
-        o = params[O_REC + side] + (offa + x if side == 0 else offb + y) * w
-        other = m1 if side == 0 else m0
-        legal = 0
-        for j in range(w):
-            r = blob[o + j]
-            if r < 0:
-                break
-            if _in_way(r & 63, other):
-                continue
-            legal += 1
-            if (r >> REC_KIND) & 3 != 0:
-                continue
-            z = r >> REC_Z
-            q = half + z * bsz + y if side == 0 else x * bsz + z
-            if mark[q] == 0:
-                mark[q] = 1
-                stack[top] = q
-                top += 1
-        if legal == 0 and passes:
-            q = p - half if side == 1 else p + half
-            if mark[q] == 0:
-                mark[q] = 1
-                stack[top] = q
-                top += 1
-    for x in range(asz):  # the first side to move
-        g0 = offa + x
-        m0 = blob[om0 + g0]
-        nj = _first_side_row(params, blob, child_base, g0, slot, idx)
-        row = x * bsz
+    a = params[P_A]
+    for i in range(asz + bsz):
+        pending[i] = 0
+    for x in range(asz):
         for y in range(bsz):
-            p = row + y
-            if not mark[p]:
+            if mark[x * bsz + y]:
+                pending[x] = 1
+            if mark[half + x * bsz + y]:
+                pending[asz + y] = 1
+    more = True
+    while more:
+        more = False
+        for x in range(asz):  # the first side to move, row by row
+            if pending[x] == 0:
                 continue
-            counts[codes[p]] += 1
-            if _finished(codes[p]):
-                continue
-            m1 = blob[om1 + offb + y]
+            pending[x] = 0
+            g0 = offa + x
+            nj = _first_side_row(params, blob, child_base, g0, slot, idx)
+            o = params[O_REC] + g0 * w
             for j in range(nj):
-                e = idx[j]
-                if slot[j] < 0 or _in_way(e >> 40, m1):
+                if slot[j] < 0:  # a sideways move to (1, z, y): -1 - z
+                    slot[j] = -1 - (blob[o + j] >> REC_Z)
+            row = x * bsz
+            for y in range(bsz):
+                p = row + y
+                if mark[p] != 1:
                     continue
-                child_marks[slot[j] + y * (e & 0xFFFFFFFFFF)] = 1
-    orec = params[O_REC + 1]
-    for x in range(asz):  # the second side to move
-        m0 = blob[om0 + offa + x]
-        row = half + x * bsz
-        for y in range(bsz):
-            p = row + y
-            if not mark[p]:
-                continue
-            counts[codes[p]] += 1
-            if _finished(codes[p]):
-                continue
-            o = orec + (offb + y) * w
-            for j in range(w):
-                r = blob[o + j]
-                if r < 0:
-                    break
-                if (r >> REC_KIND) & 3 == 0 or _in_way(r & 63, m0):
+                mark[p] = 2
+                counts[codes[p]] += 1
+                if _finished(codes[p]):
                     continue
-                child_marks[_second_side_child(params, blob, child_base, r, x)] = 1
+                m1 = blob[om1 + offb + y]
+                legal = 0
+                for j in range(nj):
+                    e = idx[j]
+                    if _in_way(e >> 40, m1):
+                        continue
+                    legal += 1
+                    s = slot[j]
+                    if s >= 0:
+                        child_marks[s + y * (e & 0xFFFFFFFFFF)] = 1
+                    else:
+                        q = half + (-1 - s) * bsz + y
+                        if mark[q] == 0:
+                            mark[q] = 1
+                            pending[asz + y] = 1
+                if legal == 0 and passes and mark[p + half] == 0:
+                    mark[p + half] = 1
+                    pending[asz + y] = 1
+        for y in range(bsz):  # the second side to move, column by column
+            if pending[asz + y] == 0:
+                continue
+            pending[asz + y] = 0
+            nj = _second_side_column(params, blob, child_base, offb + y, a, asz, slot, idx)
+            for x in range(asz):
+                p = half + x * bsz + y
+                if mark[p] != 1:
+                    continue
+                mark[p] = 2
+                counts[codes[p]] += 1
+                if _finished(codes[p]):
+                    continue
+                m0 = blob[om0 + offa + x]
+                legal = 0
+                for j in range(nj):
+                    e = idx[j]
+                    if _in_way(e >> 40, m0):
+                        continue
+                    legal += 1
+                    s = slot[j]
+                    if s >= 0:
+                        child_marks[s + x * (e & 0xFFFFFFFFFF)] = 1
+                    else:  # a sideways move to (0, x, z)
+                        q = x * bsz - 1 - s
+                        if mark[q] == 0:
+                            mark[q] = 1
+                            pending[x] = 1
+                            more = True
+                if legal == 0 and passes and mark[p - half] == 0:
+                    mark[p - half] = 1
+                    pending[x] = 1
+                    more = True
     return 0
+
+
+@nb.njit(cache=True, inline="always")
+def _second_side_column(params, blob, child_base, g1, a, asz, slot, idx):  # type: ignore[no-untyped-def]
+    """The moves of the second side's placement g1 for a column of `_reach_rows`: per move,
+    in `slot` the flat child entry of x = 0 (a sideways move to z: -1 - z) and in `idx` its
+    stride in x | (destination square + 1) << 40. Returns how many."""
+    o = params[O_REC + 1] + g1 * params[P_W]
+    nj = 0
+    for j in range(params[P_W]):
+        r = blob[o + j]
+        if r < 0:
+            break
+        dest = (r & 63) << 40
+        z = r >> REC_Z
+        if (r >> REC_KIND) & 3 == 0:
+            slot[nj] = -1 - z
+            idx[nj] = dest
+        else:
+            k2 = (r >> REC_KEY) & 4095
+            ksz = blob[params[O_KSIZE] + k2]
+            at = child_base[params[P_SLOTS + params[P_K] + k2]]
+            if params[P_SYM] and a > k2:  # (1, z, x) of tier (k2, a)
+                slot[nj] = at + (ksz + z) * asz
+                idx[nj] = dest | 1
+            else:  # (0, x, z) of tier (a, k2)
+                slot[nj] = at + z
+                idx[nj] = dest | ksz
+        nj += 1
+    return nj
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
