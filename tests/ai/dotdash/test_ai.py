@@ -8,6 +8,8 @@ import pytest
 
 from boardlab.ai.base import Limits
 from boardlab.ai.dotdash.players import (
+    DEFAULT_TIME,
+    LEVEL4_SMALL_DEPTH,
     MAX_DEPTH,
     DotDashSearchPlayer,
     level1_blunder,
@@ -85,8 +87,8 @@ def test_forced_positions_do_not_overrun_the_search() -> None:
     move buffers are sized for, whatever depth the limits allow."""
     rules = make_rules("dotdash", "standard", 9)
     pos = rules.parse_setup("setup R:A2,B2,C2,D2,E8,I5 B:A9,B9,C9,D9,E9 r")
-    player = player_for_level(4, rules)
-    assert isinstance(player, DotDashSearchPlayer)
+    # the deepening search of level 4 on larger boards, here on a 9×9 position
+    player = DotDashSearchPlayer("level 4", depth=3, style=1, time_limit=DEFAULT_TIME)
     move = player.choose(rules, pos, [], random.Random(5), Limits(time=0.5, depth=50))
     assert move in rules.legal_moves(pos)
     found = player.last
@@ -116,3 +118,22 @@ def test_level_1_on_13x13_beats_a_random_mover_and_is_no_walkover_for_level_2() 
         run_league("dotdash", None, 13, ["1", "2"], 20, seed=1, setups=True), "1", "2"
     )
     assert 0.15 <= won / games <= 0.35
+
+
+def test_level_4_searches_a_fixed_depth_on_small_boards_and_deepens_on_larger_ones() -> None:
+    """On 9×9 a second of deepening left level 3 far behind (95%): level 4 searches 3 plies
+    there; from 11×11 up it deepens for a second."""
+    for size in (7, 9):
+        small = player_for_level(4, make_rules("dotdash", "standard", size))
+        assert isinstance(small, DotDashSearchPlayer)
+        assert (small.depth, small.time_limit) == (LEVEL4_SMALL_DEPTH, None)
+    for size in (11, 13):
+        large = player_for_level(4, make_rules("dotdash", "standard", size))
+        assert isinstance(large, DotDashSearchPlayer)
+        assert large.time_limit == DEFAULT_TIME
+    rules = make_rules("dotdash", "standard", 9)
+    pos = rules.parse_setup("setup R:E5 B:D5,F5 r")
+    small = player_for_level(4, rules)
+    assert isinstance(small, DotDashSearchPlayer)
+    small.choose(rules, pos, [], random.Random(1))
+    assert small.last is not None and small.last.depth == LEVEL4_SMALL_DEPTH
