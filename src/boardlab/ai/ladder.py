@@ -8,8 +8,8 @@ levels are tuned per board, so a rating from another board would say little."""
 from __future__ import annotations
 
 # (game, variant, board size) -> player -> rating; measured 2026-11-23 (see the docs) with
-# every level at its settings for that board (Dot Dash level 4 at 1 s a move, Dodgem level 4
-# from the table where one exists)
+# every level at its settings for that board (Dot Dash level 4 at 1 s a move on 13×13 and 3
+# plies on 9×9, Dodgem level 4 from the table where one exists)
 MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "classic", 3): {"random": 0, "1": 461, "2": 626, "3": 901, "4": 1176},
     ("dodgem", "classic", 4): {"random": 0, "1": 658, "2": 911, "3": 1125, "4": 1248},
@@ -22,7 +22,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "piecepack", 3): {"random": 0, "1": 374, "2": 529, "3": 666, "4": 753},
     ("dodgem", "blocked-loses", 3): {"random": 0, "1": 436, "2": 690, "3": 941, "4": 1196},
     ("dodgem", "misere", 3): {"random": 0, "1": 412, "2": 672, "3": 828, "4": 938},
-    ("dotdash", "standard", 9): {"random": 0, "1": 506, "2": 703, "3": 952, "4": 1394},
+    ("dotdash", "standard", 9): {"random": 0, "1": 655, "2": 900, "3": 1156, "4": 1430},
     ("dotdash", "standard", 13): {"random": 0, "1": 487, "2": 635, "3": 787, "4": 1063},
 }
 
