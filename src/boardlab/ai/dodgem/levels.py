@@ -94,6 +94,11 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # Piecepack 5×5: with the defaults level 2 scored 68% against level 1 and level 3 94%
     # against level 2; a 4-ply level 2 with less noise makes the steps 85%, 85% and 75%
     ("piecepack", 5): Tuning(l2_depth=4, l2_noise=8.0),
+    # misère 5×5 is a draw that every level from 2 up held against every other by repetition
+    # (steps of 50%); contempt made games run past 1,000 plies. Without contempt, the steps
+    # come from errors: a noisier level 1 and level 2 and a noisy 3-ply level 3 (noise 0.4
+    # steps: the table drew every game with it; 1.0: it won 95%)
+    ("misere", 5): Tuning(l1_noise=150.0, l2_noise=110.0, l3_depth=3, l3_noise=60.0),
 }
 
 

@@ -836,6 +836,55 @@ def _finished(cd):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
+def _follow(
+    mark,
+    child_marks,
+    counts,
+    codes,
+    pending,
+    slot,
+    idx,
+    nj,
+    p,
+    k,
+    other,
+    at,
+    step,
+    pend,
+    passq,
+    passes,
+):  # type: ignore[no-untyped-def]
+    """One reached position p of a row or column of `_reach_rows`: count it, and unless it
+    is finished follow its moves (`slot`, `idx` as the row or column has them, k its place
+    along it, `other` the opponent's cars): children are marked, a sideways move to z marks
+    `at + z * step` and a pass marks `passq`, each flagging `pending[pend]`. Returns whether
+    it marked a position of the tier."""
+    mark[p] = 2
+    counts[codes[p]] += 1
+    if _finished(codes[p]):
+        return False
+    legal = 0
+    inside = False
+    for j in range(nj):
+        e = idx[j]
+        if _in_way(e >> 40, other):
+            continue
+        legal += 1
+        s = slot[j]
+        if s >= 0:
+            child_marks[s + k * (e & 0xFFFFFFFFFF)] = 1
+        elif mark[at + (-1 - s) * step] == 0:
+            mark[at + (-1 - s) * step] = 1
+            inside = True
+    if legal == 0 and passes and mark[passq] == 0:
+        mark[passq] = 1
+        inside = True
+    if inside:
+        pending[pend] = 1
+    return inside
+
+
+@nb.njit(cache=True, inline="always")
 def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot, idx):  # type: ignore[no-untyped-def]
     """`boardlab.core.retrograde.reach_tier_body` for a tier stored without the mirror, in
     sweeps instead of depth first. A mark is 1 when reached and 2 once its moves are
@@ -875,30 +924,26 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
             row = x * bsz
             for y in range(bsz):
                 p = row + y
-                if mark[p] != 1:
-                    continue
-                mark[p] = 2
-                counts[codes[p]] += 1
-                if _finished(codes[p]):
-                    continue
-                m1 = blob[om1 + offb + y]
-                legal = 0
-                for j in range(nj):
-                    e = idx[j]
-                    if _in_way(e >> 40, m1):
-                        continue
-                    legal += 1
-                    s = slot[j]
-                    if s >= 0:
-                        child_marks[s + y * (e & 0xFFFFFFFFFF)] = 1
-                    else:
-                        q = half + (-1 - s) * bsz + y
-                        if mark[q] == 0:
-                            mark[q] = 1
-                            pending[asz + y] = 1
-                if legal == 0 and passes and mark[p + half] == 0:
-                    mark[p + half] = 1
-                    pending[asz + y] = 1
+                if mark[p] == 1:  # its sideways moves and pass lead to (1, z, y)
+                    m1 = blob[om1 + offb + y]
+                    _follow(
+                        mark,
+                        child_marks,
+                        counts,
+                        codes,
+                        pending,
+                        slot,
+                        idx,
+                        nj,
+                        p,
+                        y,
+                        m1,
+                        half + y,
+                        bsz,
+                        asz + y,
+                        p + half,
+                        passes,
+                    )
         for y in range(bsz):  # the second side to move, column by column
             if pending[asz + y] == 0:
                 continue
@@ -906,31 +951,25 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
             nj = _second_side_column(params, blob, child_base, offb + y, a, asz, slot, idx)
             for x in range(asz):
                 p = half + x * bsz + y
-                if mark[p] != 1:
-                    continue
-                mark[p] = 2
-                counts[codes[p]] += 1
-                if _finished(codes[p]):
-                    continue
-                m0 = blob[om0 + offa + x]
-                legal = 0
-                for j in range(nj):
-                    e = idx[j]
-                    if _in_way(e >> 40, m0):
-                        continue
-                    legal += 1
-                    s = slot[j]
-                    if s >= 0:
-                        child_marks[s + x * (e & 0xFFFFFFFFFF)] = 1
-                    else:  # a sideways move to (0, x, z)
-                        q = x * bsz - 1 - s
-                        if mark[q] == 0:
-                            mark[q] = 1
-                            pending[x] = 1
-                            more = True
-                if legal == 0 and passes and mark[p - half] == 0:
-                    mark[p - half] = 1
-                    pending[x] = 1
+                # its sideways moves and pass lead to (0, x, z): another sweep of the rows
+                if mark[p] == 1 and _follow(
+                    mark,
+                    child_marks,
+                    counts,
+                    codes,
+                    pending,
+                    slot,
+                    idx,
+                    nj,
+                    p,
+                    x,
+                    blob[om0 + offa + x],
+                    x * bsz,
+                    1,
+                    x,
+                    p - half,
+                    passes,
+                ):
                     more = True
     return 0
 
