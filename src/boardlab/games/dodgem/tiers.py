@@ -836,7 +836,7 @@ def _finished(cd):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _follow(
+def _follow(  # type: ignore[no-untyped-def]
     mark,
     child_marks,
     counts,
@@ -853,7 +853,7 @@ def _follow(
     pend,
     passq,
     passes,
-):  # type: ignore[no-untyped-def]
+):
     """One reached position p of a row or column of `_reach_rows`: count it, and unless it
     is finished follow its moves (`slot`, `idx` as the row or column has them, k its place
     along it, `other` the opponent's cars): children are marked, a sideways move to z marks
