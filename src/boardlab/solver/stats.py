@@ -333,7 +333,10 @@ def reachable_counts(
             if on_progress:
                 on_progress(lv, finished, ntiers, done, all_positions)
 
-        for canon in sorted(stored):
+        # largest first, so that no thread is left with a large tier while the other idles
+        # at the level's end
+        by_size = sorted(stored, key=lambda c: (-sum(full.tier_size(t) for t in stored[c]), c))
+        for canon in by_size:
             if len(running) >= 2 * nthreads:  # a bounded number of tiers in memory
                 ready, _ = wait(running, return_when=FIRST_COMPLETED)
                 collect(ready)
