@@ -21,6 +21,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "piecepack", 4): {"random": 0, "1": 550, "2": 765, "3": 947, "4": 1042},
     ("dodgem", "piecepack", 3): {"random": 0, "1": 374, "2": 529, "3": 666, "4": 753},
     ("dodgem", "blocked-loses", 3): {"random": 0, "1": 436, "2": 690, "3": 941, "4": 1196},
+    ("dodgem", "classic", 6): {"random": 0, "1": 325, "2": 475, "3": 692, "4": 799},
     ("dodgem", "misere", 5): {"random": 0, "1": 599, "2": 769, "3": 919, "4": 1178},
     ("dodgem", "misere", 3): {"random": 0, "1": 412, "2": 672, "3": 828, "4": 938},
     ("dotdash", "standard", 9): {"random": 0, "1": 655, "2": 900, "3": 1156, "4": 1430},
