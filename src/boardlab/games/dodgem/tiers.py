@@ -670,8 +670,9 @@ def _row_shape(params, blob):  # type: ignore[no-untyped-def]
 @nb.njit(cache=True, inline="always")
 def _first_side_row(params, blob, child_base, g0, slot, idx):  # type: ignore[no-untyped-def]
     """The moves of the first side's placement g0 for a row pass (tier stored without the
-    mirror): per move, in `slot` the flat child entry of y = 0 (-1: sideways, inside the
-    tier) and in `idx` its stride in y | (destination square + 1) << 40. Returns how many."""
+    mirror): per move, in `slot` the flat child entry of y = 0 (a sideways move, inside the
+    tier, to placement z: -1 - z) and in `idx` its stride in y | (destination square + 1) <<
+    40. Returns how many."""
     b = params[P_B]
     bsz = blob[params[O_KSIZE] + b]
     o = params[O_REC] + g0 * params[P_W]
@@ -681,12 +682,12 @@ def _first_side_row(params, blob, child_base, g0, slot, idx):  # type: ignore[no
         if r < 0:
             break
         dest = (r & 63) << 40
+        z = r >> REC_Z
         if (r >> REC_KIND) & 3 == 0:
-            slot[nj] = -1
+            slot[nj] = -1 - z
             idx[nj] = dest
         else:
             k2 = (r >> REC_KEY) & 4095
-            z = r >> REC_Z
             ksz = blob[params[O_KSIZE] + k2]
             at = child_base[params[P_SLOTS + k2]]
             if params[P_SYM] and k2 > b:  # (0, y, z) of tier (b, k2)
@@ -895,11 +896,9 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
     (`pending[x]`, `pending[|A| + y]`); the sweeps repeat until nothing is pending.
     Finished positions are known from the codes (remoteness 0)."""
     params, blob = ctx
-    w = params[P_W]
     passes = params[P_BLOCKED] == BLOCKED_PASSES
     asz, bsz, offa, offb, om0, om1 = _row_shape(params, blob)
     half = asz * bsz
-    a = params[P_A]
     for i in range(asz + bsz):
         pending[i] = 0
     for x in range(asz):
@@ -915,12 +914,7 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
             if pending[x] == 0:
                 continue
             pending[x] = 0
-            g0 = offa + x
-            nj = _first_side_row(params, blob, child_base, g0, slot, idx)
-            o = params[O_REC] + g0 * w
-            for j in range(nj):
-                if slot[j] < 0:  # a sideways move to (1, z, y): -1 - z
-                    slot[j] = -1 - (blob[o + j] >> REC_Z)
+            nj = _first_side_row(params, blob, child_base, offa + x, slot, idx)
             row = x * bsz
             for y in range(bsz):
                 p = row + y
@@ -948,7 +942,7 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
             if pending[asz + y] == 0:
                 continue
             pending[asz + y] = 0
-            nj = _second_side_column(params, blob, child_base, offb + y, a, asz, slot, idx)
+            nj = _second_side_column(params, blob, child_base, offb + y, slot, idx)
             for x in range(asz):
                 p = half + x * bsz + y
                 # its sideways moves and pass lead to (0, x, z): another sweep of the rows
@@ -975,7 +969,7 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
 
 
 @nb.njit(cache=True, inline="always")
-def _second_side_column(params, blob, child_base, g1, a, asz, slot, idx):  # type: ignore[no-untyped-def]
+def _second_side_column(params, blob, child_base, g1, slot, idx):  # type: ignore[no-untyped-def]
     """The moves of the second side's placement g1 for a column of `_reach_rows`: per move,
     in `slot` the flat child entry of x = 0 (a sideways move to z: -1 - z) and in `idx` its
     stride in x | (destination square + 1) << 40. Returns how many."""
@@ -986,20 +980,12 @@ def _second_side_column(params, blob, child_base, g1, a, asz, slot, idx):  # typ
         if r < 0:
             break
         dest = (r & 63) << 40
-        z = r >> REC_Z
         if (r >> REC_KIND) & 3 == 0:
-            slot[nj] = -1 - z
+            slot[nj] = -1 - (r >> REC_Z)
             idx[nj] = dest
-        else:
-            k2 = (r >> REC_KEY) & 4095
-            ksz = blob[params[O_KSIZE] + k2]
-            at = child_base[params[P_SLOTS + params[P_K] + k2]]
-            if params[P_SYM] and a > k2:  # (1, z, x) of tier (k2, a)
-                slot[nj] = at + (ksz + z) * asz
-                idx[nj] = dest | 1
-            else:  # (0, x, z) of tier (a, k2)
-                slot[nj] = at + z
-                idx[nj] = dest | ksz
+        else:  # the child entry is linear in x
+            slot[nj] = _second_side_child(params, blob, child_base, r, 0)
+            idx[nj] = dest | (_second_side_child(params, blob, child_base, r, 1) - slot[nj])
         nj += 1
     return nj
 
