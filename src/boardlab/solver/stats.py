@@ -7,12 +7,15 @@ each tier is walked once, then its marks are counted against its codes (unfolded
 stored canonical tier) and dropped. The tiers of a level have no moves between them, so they
 are walked on several threads at once.
 
-The marks of the tiers not yet walked are kept one bit per position (`ReachMarks`): in memory
-for small boards; given a folder, in memory up to a budget, beyond it in one compressed file
-per tier. At the end of a level, at most once a minute, every mark is written out and
-`state.json` records the levels walked and their counts: a walk stopped at any moment
-resumes from the last level saved. The files of the tiers walked since are removed only after
-the next save, and marking a child twice is harmless. Memory stays within the budget and a
+Small boards (up to `FLAT_LIMIT` positions of the full game, every board up to 5×5) walked in
+memory keep one byte per position of the whole game in one array (`FlatMarks`): the kernel
+marks the children straight in it, with nothing to pack, merge or unpack. Beyond that, the
+marks of the tiers not yet walked are kept one bit per position (`ReachMarks`): in memory,
+or given a folder, in memory up to a budget, beyond it in one compressed file per tier. At
+the end of a level, at most once a minute, every mark is written out and `state.json`
+records the levels walked and their counts: a walk stopped at any moment resumes from the
+last level saved. The files of the tiers walked since are removed only after the next save,
+and marking a child twice is harmless. Memory stays within the budget and a
 few tiers' worth: the 6×6 boards' marks would take up to 57 GB as bytes (7 GB as bits).
 """
 
@@ -44,6 +47,7 @@ STATE = "state.json"
 MARKS_SUFFIX = ".bits"
 REACH_VERSION = 1
 REACH_IN_MEMORY = 1 << 32  # positions of the full game up to which marks stay in memory
+FLAT_LIMIT = 1 << 31  # positions up to which an in-memory walk keeps a byte each (FlatMarks)
 MARKS_BUDGET = 2 << 30  # bytes of marks held in memory when they are kept in a folder
 CHECKPOINT_SECONDS = 60.0  # a walk with a folder saves its state this often, at a level's end
 ReachProgress = Callable[[int, int, int, int, int], None]
@@ -210,6 +214,31 @@ class ReachMarks:
                 self._path(tier).unlink(missing_ok=True)
 
 
+class FlatMarks:
+    """The reached marks of every tier of a small full game, one byte per index, the tiers
+    side by side in one array: a tier's walk marks its children in place (an index is only
+    ever set to 1 by the walks of other tiers, so the threads may write at once)."""
+
+    def __init__(self, full: Any, tiers: list[int]) -> None:
+        self.offset: dict[int, int] = {}
+        self.size: dict[int, int] = {}
+        at = 0
+        for t in tiers:
+            self.offset[t] = at
+            self.size[t] = int(full.tier_size(t))
+            at += self.size[t]
+        self.bytes = np.zeros(at, np.uint8)  # pages of zeros until written
+
+    def view(self, tier: int) -> U8:
+        """A tier's marks (a view)."""
+        at = self.offset[tier]
+        return self.bytes[at : at + self.size[tier]]
+
+    def has(self, tier: int) -> bool:
+        """Whether anything reached the tier."""
+        return bool(self.view(tier).any())
+
+
 def _read_state(folder: Path) -> dict[str, Any] | None:
     try:
         data: dict[str, Any] = json.loads((folder / STATE).read_text())
@@ -251,6 +280,8 @@ def reachable_counts(
     total = np.zeros(65536, np.int64)
     walked_from = max(by_level) + 1  # every level at or above this one is walked
     marks = ReachMarks(folder, budget)
+    small = folder is None and all_positions <= FLAT_LIMIT
+    flat = FlatMarks(full, sorted(levels)) if small else None
     state = _read_state(folder) if folder is not None else None
     if folder is not None:
         if state is not None and all(state.get(k) == v for k, v in identity.items()):
@@ -267,7 +298,10 @@ def reachable_counts(
     if state is None:
         seed = np.zeros(full.tier_size(t0), np.uint8)
         seed[i0] = 1
-        marks.merge(t0, seed)
+        if flat is not None:
+            flat.view(t0)[i0] = 1
+        else:
+            marks.merge(t0, seed)
         if folder is not None:
             marks.flush()
             _write_state(folder, {**identity, "level": walked_from, "counts": []})
@@ -277,6 +311,12 @@ def reachable_counts(
     ncodes = min(65536, 2 * int(table.header.get("max_remoteness", 32766)) + 4)
 
     def walk(tier: int, canon_codes: npt.NDArray[np.uint16], counts: npt.NDArray[np.int64]) -> None:
+        if flat is not None:  # the children's marks are in the same array
+            base = np.array([flat.offset[c] for c in full.child_tiers(tier)], np.int64)
+            ctx = full.tier_context(tier)
+            codes = game.unfold(tier, canon_codes)
+            run_reach(full.kernel, ctx, flat.view(tier), flat.bytes, base, codes, counts)
+            return
         mark = marks.take(tier, full.tier_size(tier))
         if mark is None:
             return
@@ -315,7 +355,7 @@ def reachable_counts(
         level_total = np.zeros(ncodes, np.int64)
         stored: dict[int, list[int]] = {}
         for t in sorted(by_level[lv]):
-            if marks.has(t):
+            if flat.has(t) if flat is not None else marks.has(t):
                 stored.setdefault(game.canonical_tier(t), []).append(t)
             else:
                 done += full.tier_size(t)

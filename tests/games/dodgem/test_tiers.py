@@ -88,6 +88,22 @@ def test_symmetry_changes_nothing(variant: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "rules", [rules_for("classic", 4), rules_for("misere", 3), rules_for("piecepack", 3)], ids=str
+)
+def test_unfold_gives_every_tier_of_the_full_game_its_codes(rules: DodgemRules) -> None:
+    """The stored tiers unfolded (a transpose, or with Piecepack's mirror a rank per index)
+    are the full game's own solution, tier by tier."""
+    sym, full = DodgemTiers(rules), DodgemTiers(rules, symmetric=False)
+    stored, plain = solve_in_memory(sym), solve_in_memory(full)
+    swapped = 0
+    for tier, codes in plain.items():
+        a, b = divmod(tier, full._keys)
+        swapped += a > b
+        assert np.array_equal(sym.unfold(tier, stored[sym.canonical_tier(tier)]), codes), tier
+    assert swapped > 10
+
+
+@pytest.mark.parametrize(
     ("rules", "symmetric"),
     [
         (rules_for("classic", 4), True),

@@ -864,19 +864,25 @@ def _follow(  # type: ignore[no-untyped-def]
     counts[codes[p]] += 1
     if _finished(codes[p]):
         return False
+    # without a branch on whether a move is blocked (it cannot be predicted): a blocked
+    # move ORs 0 into its child's mark, which exists all the same
     legal = 0
-    inside = False
+    fresh = np.uint8(0)
     for j in range(nj):
         e = idx[j]
-        if _in_way(e >> 40, other):
-            continue
-        legal += 1
+        d = e >> 40  # destination square + 1, 0 for an exit
+        free = np.uint8(1 - ((other >> ((d - 1) & 63)) & (d > 0)))
+        legal += int(free)
         s = slot[j]
         if s >= 0:
-            child_marks[s + k * (e & 0xFFFFFFFFFF)] = 1
-        elif mark[at + (-1 - s) * step] == 0:
-            mark[at + (-1 - s) * step] = 1
-            inside = True
+            q = s + k * (e & 0xFFFFFFFFFF)
+            child_marks[q] |= free
+        else:
+            q = at + (-1 - s) * step
+            new = free & (mark[q] == 0)
+            mark[q] |= new
+            fresh |= new
+    inside = fresh != 0
     if legal == 0 and passes and mark[passq] == 0:
         mark[passq] = 1
         inside = True
@@ -1156,6 +1162,9 @@ class DodgemTiers:
         if not self.symmetric or (a <= b and not self.mirror):
             return canonical
         ks = self.placements.key_size
+        if not self.mirror:  # (side, x, y) is (1 - side, y, x) of the stored (b, a): a transpose
+            swapped = canonical.reshape(2, int(ks[b]), int(ks[a]))[::-1].transpose(0, 2, 1)
+            return np.ascontiguousarray(swapped).reshape(-1)
         out = np.empty(int(2 * ks[a] * ks[b]), canonical.dtype)
         _unfold(self._base, self._blob[0], a, b, canonical, out)
         return out
