@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 import numba as nb
@@ -907,12 +907,13 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
     half = asz * bsz
     for i in range(asz + bsz):
         pending[i] = 0
-    for x in range(asz):
+    for x in range(asz):  # which rows and columns hold a mark (no branch per position)
+        row = x * bsz
+        seen = 0
         for y in range(bsz):
-            if mark[x * bsz + y]:
-                pending[x] = 1
-            if mark[half + x * bsz + y]:
-                pending[asz + y] = 1
+            seen |= mark[row + y]
+            pending[asz + y] |= mark[half + row + y]
+        pending[x] = seen
     more = True
     while more:
         more = False
@@ -1122,15 +1123,28 @@ class DodgemTiers:
 
     def child_tiers(self, tier: int) -> list[int]:
         """Tiers one forward move away, canonical, sorted."""
+        return list(self._children(tier))
+
+    @lru_cache(maxsize=1024)  # noqa: B019 (asked for again by tier_context straight after)
+    def _children(self, tier: int) -> tuple[int, ...]:
         a, b = divmod(tier, self._keys)
         kc = self.placements.key_children
         out = {self.canonical(k2, b) for k2 in kc[a]} | {self.canonical(a, k2) for k2 in kc[b]}
-        return sorted(out)
+        return tuple(sorted(out))
 
     def tier_size(self, tier: int) -> int:
         """2 * |A| * |B|, or with the mirror 2 * (pairs up to the mirror)."""
-        a, b = divmod(tier, self._keys)
-        return int(2 * _half(self._base, self._blob[0], a, b))
+        return int(self._sizes[tier])
+
+    @cached_property
+    def _sizes(self) -> I64:
+        """Every tier's size, by id."""
+        k = self._keys
+        out = np.empty(k * k, np.int64)
+        for a in range(k):
+            for b in range(k):
+                out[a * k + b] = 2 * _half(self._base, self._blob[0], a, b)
+        return out
 
     def orbit_size(self, tier: int) -> int:
         """2 for a tier (a, b) with a != b under the colour swap, else 1."""
@@ -1183,12 +1197,20 @@ class DodgemTiers:
         """Parameters without a tier (for rank / unrank from Python)."""
         return self._params(0, 0, np.zeros(0, np.int64))
 
-    def _params(self, a: int, b: int, slots: I64) -> I64:
+    @cached_property
+    def _head(self) -> I64:
+        """The parameters before the slots, of tier (0, 0)."""
         r = self.rules
         _blob, offsets, w, u = self._blob
-        head = [a, b, self._keys, blocked_code(r.blocked), int(r.goal == "misere")]
+        head = [0, 0, self._keys, blocked_code(r.blocked), int(r.goal == "misere")]
         head += [int(self.symmetric), w, u, *offsets, int(self.mirror)]
-        return np.concatenate([np.array(head, np.int64), slots])
+        return np.array(head, np.int64)
+
+    def _params(self, a: int, b: int, slots: I64) -> I64:
+        params = np.concatenate([self._head, slots])
+        params[P_A] = a
+        params[P_B] = b
+        return params
 
     def tier_context(self, tier: int) -> tuple[Any, ...]:
         """(params, blob) for the compiled functions."""
