@@ -7,7 +7,9 @@ import random
 import pytest
 
 from boardlab.ai.base import Limits
+from boardlab.ai.beginner import BlunderingPlayer
 from boardlab.ai.dotdash.players import (
+    BOARD_LEVELS,
     DEFAULT_TIME,
     LEVEL4_SMALL_DEPTH,
     MAX_DEPTH,
@@ -102,7 +104,7 @@ def test_forced_positions_do_not_overrun_the_search() -> None:
 
 
 def test_level_1_blunders_less_on_larger_boards() -> None:
-    assert level1_blunder(9) == 0.3 and level1_blunder(7) == 0.3
+    assert level1_blunder(9) == 0.3 and level1_blunder(8) == 0.25 and level1_blunder(7) == 0.25
     assert level1_blunder(13) == 0.1 and level1_blunder(19) == 0.1
     assert 0.1 < level1_blunder(11) < 0.3
 
@@ -120,10 +122,35 @@ def test_level_1_on_13x13_beats_a_random_mover_and_is_no_walkover_for_level_2() 
     assert 0.15 <= won / games <= 0.35
 
 
+def test_7x7_has_its_own_ladder_of_deeper_searches() -> None:
+    """On 7×7 a one-ply level 2 scored only 79% against a random mover: each level searches
+    deeper than the one below, level 1 with random moves, and level 1 still beats a random
+    mover and loses to level 2 most of the time."""
+    rules = make_rules("dotdash", "standard", 7)
+    depths = []
+    for level in range(1, 5):
+        player = player_for_level(level, rules)
+        inner = player.inner if isinstance(player, BlunderingPlayer) else player
+        assert isinstance(inner, DotDashSearchPlayer) and inner.time_limit is None
+        assert isinstance(player, BlunderingPlayer) == (BOARD_LEVELS[7][level - 1].blunder > 0)
+        depths.append(inner.depth)
+    assert depths == sorted(set(depths)) and isinstance(
+        player_for_level(1, rules), BlunderingPlayer
+    )
+    won, games = head_to_head(
+        run_league("dotdash", None, 7, ["1", "random"], 20, seed=1, setups=True), "1", "random"
+    )
+    assert won / games >= 0.85
+    won, games = head_to_head(
+        run_league("dotdash", None, 7, ["1", "2"], 20, seed=1, setups=True), "2", "1"
+    )
+    assert 0.6 <= won / games <= 0.95
+
+
 def test_level_4_searches_a_fixed_depth_on_small_boards_and_deepens_on_larger_ones() -> None:
     """On 9×9 a second of deepening left level 3 far behind (95%): level 4 searches 3 plies
     there; from 11×11 up it deepens for a second."""
-    for size in (7, 9):
+    for size in (8, 9):
         small = player_for_level(4, make_rules("dotdash", "standard", size))
         assert isinstance(small, DotDashSearchPlayer)
         assert (small.depth, small.time_limit) == (LEVEL4_SMALL_DEPTH, None)

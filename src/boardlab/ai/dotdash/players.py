@@ -10,6 +10,10 @@
    9×9 and smaller boards, where a second reaches 4 plies and more and level 4 won 95% of its
    games against level 3, the same search to a fixed 3 plies (84% against level 3).
 
+7×7 is too small for that ladder: a one-ply level 2 scores only 79% against a random mover
+there, so its levels search deeper (`BOARD_LEVELS`): level 1 two plies with one random move
+in seven, then three, four and five plies (level 4 with a coarser tie-break).
+
 Every level draws its small random tie-breaks from the generator it is given, so a league is
 reproducible from its seed.
 """
@@ -44,13 +48,38 @@ from boardlab.games.dotdash.rules import DotDashRules
 DEFAULT_TIME = 1.0
 # Level 1's chance of a random move, measured (docs/ai-levels-dotdash.md): on 9×9 0.3 beats
 # a random mover in 98% and scores 25% against level 2; on 13×13 0.3 scored 8-10% against
-# level 2, 0.1 scores 24% (and 100% against a random mover).
-LEVEL1_BLUNDER = {9: 0.3, 13: 0.1}
+# level 2, 0.1 scores 24% (and 100% against a random mover); on 8×8 0.3 beat a random mover
+# in only 89%, 0.25 in 92%.
+LEVEL1_BLUNDER = {8: 0.25, 9: 0.3, 13: 0.1}
 MAX_DEPTH = 12  # full-width plies; the move buffers are sized for it
 # Level 4 on boards up to SMALL_BOARD searches LEVEL4_SMALL_DEPTH plies instead of deepening
 # for a second (docs/ai-levels-dotdash.md: at 1 s it scored 95% against level 3 on 9×9)
 SMALL_BOARD = 9
 LEVEL4_SMALL_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class LevelSettings:
+    """One level of a board with its own ladder: search depth and style, the chance of a
+    random move, and the tie-break noise (in evaluation units)."""
+
+    depth: int
+    style: int
+    blunder: float = 0.0
+    noise: int = 4
+
+
+# Boards with their own ladder, levels 1 to 4 (measured: docs/ai-levels-dotdash.md). On 7×7
+# the usual levels scored 75%, 65%, 91% and 74% each against the one below; these 91%, 82%,
+# 69% and 81% (level 4 without its coarse tie-break: 88%).
+BOARD_LEVELS: dict[int, tuple[LevelSettings, ...]] = {
+    7: (
+        LevelSettings(depth=2, style=1, blunder=0.15),
+        LevelSettings(depth=3, style=1),
+        LevelSettings(depth=4, style=1),
+        LevelSettings(depth=5, style=1, noise=40),
+    ),
+}
 
 
 @dataclass
@@ -191,6 +220,16 @@ def player_for_level(
 ) -> Player:
     """The Dot Dash player of a level from 1 (beginner) to 4 (strongest); Dot Dash has no
     tables, so `tables` is not used."""
+    if not 1 <= level <= 4:
+        raise UsageError(f"Dot Dash levels are 1 to 4, not {level}")
+    board = BOARD_LEVELS.get(rules.size) if rules is not None else None
+    if board is not None:
+        from boardlab.ai.beginner import BlunderingPlayer
+
+        ls = board[level - 1]
+        name = f"level {level}"
+        player = DotDashSearchPlayer(name, depth=ls.depth, style=ls.style, noise=ls.noise)
+        return BlunderingPlayer(name, player, ls.blunder) if ls.blunder else player
     if level == 1:
         from boardlab.ai.beginner import BlunderingPlayer
 
@@ -201,11 +240,9 @@ def player_for_level(
         return DotDashSearchPlayer("level 2", depth=1, style=0)
     if level == 3:
         return DotDashSearchPlayer("level 3", depth=2, style=1)
-    if level == 4:
-        if rules is not None and rules.size <= SMALL_BOARD:
-            return DotDashSearchPlayer("level 4", depth=LEVEL4_SMALL_DEPTH, style=1)
-        return DotDashSearchPlayer("level 4", depth=3, style=1, time_limit=DEFAULT_TIME)
-    raise UsageError(f"Dot Dash levels are 1 to 4, not {level}")
+    if rules is not None and rules.size <= SMALL_BOARD:
+        return DotDashSearchPlayer("level 4", depth=LEVEL4_SMALL_DEPTH, style=1)
+    return DotDashSearchPlayer("level 4", depth=3, style=1, time_limit=DEFAULT_TIME)
 
 
 def pie_agent(rules: DotDashRules, rng: random.Random, tries: int = 12) -> Callable[[str], str]:
