@@ -7,7 +7,7 @@ levels are tuned per board, so a rating from another board would say little."""
 
 from __future__ import annotations
 
-# (game, variant, board size) -> player -> rating; measured 2026-11-23 (see the docs) with
+# (game, variant, board size) -> player -> rating; measured 2026-11-23/24 (see the docs) with
 # every level at its settings for that board (Dot Dash level 4 at 1 s a move on 13×13 and 3
 # plies on 9×9, Dodgem level 4 from the table where one exists)
 MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
@@ -26,7 +26,15 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "misere", 3): {"random": 0, "1": 412, "2": 672, "3": 828, "4": 938},
     ("dotdash", "standard", 9): {"random": 0, "1": 655, "2": 900, "3": 1156, "4": 1430},
     ("dotdash", "standard", 13): {"random": 0, "1": 487, "2": 635, "3": 787, "4": 1063},
+    ("dodgem", "blocked-loses", 6): {"random": 0, "1": 343, "2": 470, "3": 649, "4": 735},
+    ("dotdash", "standard", 7): {"random": 0, "1": 419, "2": 665, "3": 771, "4": 979},
+    ("dotdash", "standard", 8): {"random": 0, "1": 468, "2": 610, "3": 917, "4": 1117},
+    # 9×9 under the other variants; without the reserve limit every game was the same
+    ("dotdash", "frozen", 9): {"random": 0, "1": 614, "2": 812, "3": 1121, "4": 1376},
+    ("dotdash", "capture", 9): {"random": 0, "1": 511, "2": 850, "3": 1127, "4": 1391},
 }
+for _limited in ("standard", "frozen", "capture"):
+    MEASURED["dotdash", f"{_limited}-unlimited", 9] = MEASURED["dotdash", _limited, 9]
 
 
 def ladder_ratings(game: str, variant: str, size: int) -> dict[str, int] | None:

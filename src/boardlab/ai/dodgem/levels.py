@@ -99,10 +99,11 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # come from errors: a noisier level 1 and level 2 and a noisy 3-ply level 3 (noise 0.4
     # steps: the table drew every game with it; 1.0: it won 95%)
     ("misere", 5): Tuning(l1_noise=150.0, l2_noise=110.0, l3_depth=3, l3_noise=60.0),
-    # classic 6×6 (level 4 searches: no table by default): with the defaults level 2 and
-    # level 3 each won every game against the level below; a steadier level 1 and level 2
-    # and a 4,000-node level 3 space it (small samples, docs/ai-levels.md)
-    ("classic", 6): Tuning(l1_noise=20.0, l1_blunder=0.02, l2_noise=8.0, l3_nodes=4000),
+    # 6×6 (level 4 searches: no table by default): on classic 6×6 with the defaults level 2
+    # and level 3 each won every game against the level below; a steadier level 1 and level
+    # 2 and a 4,000-node level 3 space it, and blocked-loses 6×6 alike (small samples,
+    # docs/ai-levels.md)
+    ("*", 6): Tuning(l1_noise=20.0, l1_blunder=0.02, l2_noise=8.0, l3_nodes=4000),
 }
 
 

@@ -11,8 +11,8 @@
    games against level 3, the same search to a fixed 3 plies (84% against level 3).
 
 7×7 is too small for that ladder: a one-ply level 2 scores only 79% against a random mover
-there, so its levels search deeper (`BOARD_LEVELS`): level 1 two plies with one random move
-in seven, then three, four and five plies (level 4 with a coarser tie-break).
+there, so its levels search deeper (`BOARD_LEVELS`): level 1 two plies with 15% of its moves
+random, then three, four and five plies (level 4 with a coarser tie-break).
 
 Every level draws its small random tie-breaks from the generator it is given, so a league is
 reproducible from its seed.
