@@ -109,17 +109,19 @@ def test_level_1_blunders_less_on_larger_boards() -> None:
     assert 0.1 < level1_blunder(11) < 0.3
 
 
+def share(size: int, player: str, opponent: str, games: int) -> float:
+    """`player`'s score against `opponent` on standard Dot Dash of `size`, from random pie
+    setups each played from both sides (`games` per ordered pair, seed 1)."""
+    league = run_league("dotdash", None, size, [player, opponent], games, seed=1, setups=True)
+    won, played = head_to_head(league, player, opponent)
+    return won / played
+
+
 def test_level_1_on_13x13_beats_a_random_mover_and_is_no_walkover_for_level_2() -> None:
     """With one random move in three (the 9×9 rate) level 1 scored 8-10% against level 2
     on 13×13; with its 13×13 rate it scores about a quarter, and still beats random."""
-    won, games = head_to_head(
-        run_league("dotdash", None, 13, ["1", "random"], 10, seed=1, setups=True), "1", "random"
-    )
-    assert won / games >= 0.9
-    won, games = head_to_head(
-        run_league("dotdash", None, 13, ["1", "2"], 20, seed=1, setups=True), "1", "2"
-    )
-    assert 0.15 <= won / games <= 0.35
+    assert share(13, "1", "random", 10) >= 0.9
+    assert 0.15 <= share(13, "1", "2", 20) <= 0.35
 
 
 def test_7x7_has_its_own_ladder_of_deeper_searches() -> None:
@@ -134,17 +136,10 @@ def test_7x7_has_its_own_ladder_of_deeper_searches() -> None:
         assert isinstance(inner, DotDashSearchPlayer) and inner.time_limit is None
         assert isinstance(player, BlunderingPlayer) == (BOARD_LEVELS[7][level - 1].blunder > 0)
         depths.append(inner.depth)
-    assert depths == sorted(set(depths)) and isinstance(
-        player_for_level(1, rules), BlunderingPlayer
-    )
-    won, games = head_to_head(
-        run_league("dotdash", None, 7, ["1", "random"], 20, seed=1, setups=True), "1", "random"
-    )
-    assert won / games >= 0.85
-    won, games = head_to_head(
-        run_league("dotdash", None, 7, ["1", "2"], 20, seed=1, setups=True), "2", "1"
-    )
-    assert 0.6 <= won / games <= 0.95
+    assert depths == sorted(set(depths))
+    assert isinstance(player_for_level(1, rules), BlunderingPlayer)
+    assert share(7, "1", "random", 20) >= 0.85
+    assert 0.6 <= share(7, "2", "1", 20) <= 0.95
 
 
 def test_level_4_searches_a_fixed_depth_on_small_boards_and_deepens_on_larger_ones() -> None:
