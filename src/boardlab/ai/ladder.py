@@ -27,6 +27,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard", 9): {"random": 0, "1": 655, "2": 900, "3": 1156, "4": 1430},
     ("dotdash", "standard", 13): {"random": 0, "1": 487, "2": 635, "3": 787, "4": 1063},
     ("dodgem", "blocked-loses", 6): {"random": 0, "1": 343, "2": 470, "3": 649, "4": 735},
+    ("dodgem", "piecepack", 6): {"random": 0, "1": 348, "2": 679, "3": 799, "4": 918},
     ("dotdash", "standard", 7): {"random": 0, "1": 419, "2": 665, "3": 771, "4": 979},
     ("dotdash", "standard", 8): {"random": 0, "1": 468, "2": 610, "3": 917, "4": 1117},
     # 9×9 under the other variants; without the reserve limit every game was the same

@@ -104,6 +104,9 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # 2 and a 4,000-node level 3 space it, and blocked-loses 6×6 alike (small samples,
     # docs/ai-levels.md)
     ("*", 6): Tuning(l1_noise=20.0, l1_blunder=0.02, l2_noise=8.0, l3_nodes=4000),
+    # Piecepack 6×6: with those level 2 and level 3 each scored 90% against the level below
+    # (50 games a pairing); a steadier level 1 and a 2,000-node level 3 make it 84% and 80%
+    ("piecepack", 6): Tuning(l1_noise=15.0, l1_blunder=0.02, l2_noise=8.0, l3_nodes=2000),
 }
 
 
