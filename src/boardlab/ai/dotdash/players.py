@@ -1,8 +1,8 @@
 """Dot Dash computer levels 1 to 4 behind the common `Player` interface.
 
-1. beginner: level 2's move, but now and then a random legal one: one move in three on 9×9
-   and smaller boards, one in ten on 13×13 and larger (`level1_blunder`; games are longer
-   on larger boards, so each blunder must be rarer for the same strength);
+1. beginner: level 2's move, but now and then a random legal one: one move in four on 8×8,
+   in three on 9×9, in ten on 13×13 and larger (`level1_blunder`; games are longer on larger
+   boards, so each blunder must be rarer for the same strength);
 2. greedy and race-aware: one ply plus the race solver (takes a lead the opponent cannot
    answer, answers a lead when it can), judged on line windows only;
 3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
