@@ -144,12 +144,12 @@ def test_7x7_has_its_own_ladder_of_deeper_searches() -> None:
 
 def test_level_4_searches_a_fixed_depth_on_small_boards_and_deepens_on_larger_ones() -> None:
     """On 9×9 a second of deepening left level 3 far behind (95%): level 4 searches 3 plies
-    there; from 12×12 up it deepens for a second (11×11 has its own ladder)."""
+    there; from 13×13 up it deepens for a second (10×10 to 12×12 have their own ladder)."""
     for size in (8, 9):
         small = player_for_level(4, make_rules("dotdash", "standard", size))
         assert isinstance(small, DotDashSearchPlayer)
         assert (small.depth, small.time_limit) == (LEVEL4_SMALL_DEPTH, None)
-    for size in (12, 13):
+    for size in (13, 15):
         large = player_for_level(4, make_rules("dotdash", "standard", size))
         assert isinstance(large, DotDashSearchPlayer)
         assert large.time_limit == DEFAULT_TIME

@@ -12,9 +12,9 @@
 
 7×7 is too small for that ladder: a one-ply level 2 scores only 79% against a random mover
 there, so its levels search deeper (`BOARD_LEVELS`): level 1 two plies with 15% of its moves
-random, then three, four and five plies (level 4 with a coarser tie-break). On 11×11 the
-steps were too wide: level 1 blunders less, and levels 3 and 4 take a coarser tie-break,
-level 4 a fixed 3 plies.
+random, then three, four and five plies (level 4 with a coarser tie-break). On 10×10 to
+12×12 the steps were too wide: level 1 blunders less, and levels 3 and 4 take a coarser
+tie-break, level 4 a fixed 3 plies.
 
 Every level draws its small random tie-breaks from the generator it is given, so a league is
 reproducible from its seed.
@@ -81,16 +81,18 @@ BOARD_LEVELS: dict[int, tuple[LevelSettings, ...]] = {
         LevelSettings(depth=4, style=1),
         LevelSettings(depth=5, style=1, noise=40),
     ),
-    # 11×11: the usual levels scored 100%, 90%, 90% and 100% (10 games a pairing); level 1
-    # blundering 0.15 of its moves, levels 3 and 4 with the coarse tie-break and level 4 a
-    # fixed 3 plies: 100%, 85%, 75%, 83% (30 games a pairing)
-    11: (
-        LevelSettings(depth=1, style=0, blunder=0.15),
-        LevelSettings(depth=1, style=0),
-        LevelSettings(depth=2, style=1, noise=40),
-        LevelSettings(depth=3, style=1, noise=40),
-    ),
 }
+# 10×10 to 12×12: the usual levels scored 100%, 100%, 85%, 95% on 10×10, 100%, 90%, 90%,
+# 100% on 11×11 and 100%, 70%, 95%, 85% on 12×12 (10 games a pairing); level 1 blundering
+# 0.15 of its moves, levels 3 and 4 with the coarse tie-break and level 4 a fixed 3 plies:
+# 68%, 78%, 80%; 85%, 75%, 83%; 73%, 78%, 88% (30 games a pairing, level 1 100% against random)
+_MIDDLE = (
+    LevelSettings(depth=1, style=0, blunder=0.15),
+    LevelSettings(depth=1, style=0),
+    LevelSettings(depth=2, style=1, noise=40),
+    LevelSettings(depth=3, style=1, noise=40),
+)
+BOARD_LEVELS.update({10: _MIDDLE, 11: _MIDDLE, 12: _MIDDLE})
 
 
 @dataclass
