@@ -30,6 +30,9 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "piecepack", 6): {"random": 0, "1": 348, "2": 679, "3": 799, "4": 918},
     ("dotdash", "standard", 7): {"random": 0, "1": 419, "2": 665, "3": 771, "4": 979},
     ("dotdash", "standard", 8): {"random": 0, "1": 468, "2": 610, "3": 917, "4": 1117},
+    ("dotdash", "standard", 10): {"random": 0, "1": 661, "2": 825, "3": 1083, "4": 1322},
+    ("dotdash", "standard", 11): {"random": 0, "1": 636, "2": 899, "3": 1102, "4": 1420},
+    ("dotdash", "standard", 12): {"random": 0, "1": 654, "2": 850, "3": 1059, "4": 1350},
     # 9×9 under the other variants; without the reserve limit every game was the same
     ("dotdash", "frozen", 9): {"random": 0, "1": 614, "2": 812, "3": 1121, "4": 1376},
     ("dotdash", "capture", 9): {"random": 0, "1": 511, "2": 850, "3": 1127, "4": 1391},

@@ -6,9 +6,10 @@
 2. greedy and race-aware: one ply plus the race solver (takes a lead the opponent cannot
    answer, answers a lead when it can), judged on line windows only;
 3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
-4. iterative deepening of the same search within a time limit per move (default 1 s); on
-   9×9 and smaller boards, where a second reaches 4 plies and more and level 4 won 95% of its
-   games against level 3, the same search to a fixed 3 plies (84% against level 3).
+4. iterative deepening of the same search within a time limit per move (default 1 s) on
+   13×13 and larger boards; on 9×9 and smaller, where a second reaches 4 plies and more and
+   level 4 won 95% of its games against level 3, the same search to a fixed 3 plies (84%
+   against level 3), and likewise on 10×10 to 12×12 (below).
 
 7×7 is too small for that ladder: a one-ply level 2 scores only 79% against a random mover
 there, so its levels search deeper (`BOARD_LEVELS`): level 1 two plies with 15% of its moves
