@@ -20,7 +20,7 @@ from boardlab.ai.review import review_game
 from boardlab.core.errors import MissingTableError, UsageError
 from boardlab.core.registry import AnyRules, games, make_rules
 from boardlab.web import schemas as s
-from boardlab.web.routes import QUICK_ERRORS, quick
+from boardlab.web.routes import COMPUTE_ERRORS, QUICK_ERRORS, quick
 from boardlab.web.service import Service, replay, rules_of
 
 STATIC = Path(__file__).parent / "static"
@@ -28,6 +28,8 @@ MAX_PUZZLES = 50
 WEB_MAX_TRIES = 5000  # random positions one request may look at (bounds its time)
 
 router = APIRouter(responses={400: {"model": s.ErrorOut}, 422: {"model": s.ErrorOut}})
+# read from a complete table: a 404 names a table that is not built
+LEARN_ERRORS = {**QUICK_ERRORS, 404: COMPUTE_ERRORS[404]}
 PuzzleKind = Literal["win", "defend", "hold"]
 
 
@@ -181,7 +183,7 @@ def puzzle_rulesets(request: Request) -> PuzzleRulesetsOut:
     return PuzzleRulesetsOut(rulesets=out)
 
 
-@router.get("/api/puzzles", responses=QUICK_ERRORS)
+@router.get("/api/puzzles", responses=LEARN_ERRORS)
 async def puzzles(
     request: Request,
     game: Annotated[str, Query(max_length=20)] = "dodgem",
@@ -206,7 +208,7 @@ async def puzzles(
     return await quick(request, work)
 
 
-@router.post("/api/puzzle", responses=QUICK_ERRORS)
+@router.post("/api/puzzle", responses=LEARN_ERRORS)
 async def puzzle_of(spec: PositionSpec, request: Request) -> PuzzleOut:
     """The puzzle of one position (a position saved from a game), if exactly one move keeps
     its value; 400 when it is no puzzle."""
@@ -224,7 +226,7 @@ async def puzzle_of(spec: PositionSpec, request: Request) -> PuzzleOut:
     return await quick(request, work)
 
 
-@router.post("/api/review", responses=QUICK_ERRORS)
+@router.post("/api/review", responses=LEARN_ERRORS)
 async def review(spec: s.GameSpec, request: Request) -> ReviewOut:
     """Every move of the game marked by what it did to the value, with the best move beside
     it and a summary."""
