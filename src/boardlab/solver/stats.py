@@ -296,11 +296,11 @@ def reachable_counts(
             folder.mkdir(parents=True)
             state = None
     if state is None:
-        seed = np.zeros(full.tier_size(t0), np.uint8)
-        seed[i0] = 1
         if flat is not None:
             flat.view(t0)[i0] = 1
         else:
+            seed = np.zeros(full.tier_size(t0), np.uint8)
+            seed[i0] = 1
             marks.merge(t0, seed)
         if folder is not None:
             marks.flush()

@@ -63,13 +63,14 @@ LEVEL4_SMALL_DEPTH = 3
 
 @dataclass(frozen=True)
 class LevelSettings:
-    """One level of a board with its own ladder: search depth and style, the chance of a
-    random move, and the tie-break noise (in evaluation units)."""
+    """One level on one board: search depth and style, the chance of a random move, the
+    tie-break noise (in evaluation units), and a time limit that turns on deepening."""
 
     depth: int
     style: int
     blunder: float = 0.0
     noise: int = 4
+    time: float | None = None
 
 
 # Boards with their own ladder, levels 1 to 4 (measured: docs/ai-levels-dotdash.md). On 7×7
@@ -229,34 +230,40 @@ def level1_blunder(size: int) -> float:
     return round(LEVEL1_BLUNDER[lo] + w * (LEVEL1_BLUNDER[hi] - LEVEL1_BLUNDER[lo]), 3)
 
 
+def level_settings(size: int) -> tuple[LevelSettings, ...]:
+    """Levels 1 to 4 on a board of `size`: its own ladder (`BOARD_LEVELS`), else the usual
+    one (level 1's blunder rate by size, level 4 deepening for a second on large boards)."""
+    own = BOARD_LEVELS.get(size)
+    if own is not None:
+        return own
+    small = size <= SMALL_BOARD
+    return (
+        LevelSettings(depth=1, style=0, blunder=level1_blunder(size)),
+        LevelSettings(depth=1, style=0),
+        LevelSettings(depth=2, style=1),
+        LevelSettings(
+            depth=LEVEL4_SMALL_DEPTH if small else 3,
+            style=1,
+            time=None if small else DEFAULT_TIME,
+        ),
+    )
+
+
 def player_for_level(
     level: int, rules: Rules[Any, Any] | None = None, tables: Any = None
 ) -> Player:
-    """The Dot Dash player of a level from 1 (beginner) to 4 (strongest); Dot Dash has no
-    tables, so `tables` is not used."""
+    """The Dot Dash player of a level from 1 (beginner) to 4 (strongest) on the rules'
+    board (13×13 without rules); Dot Dash has no tables, so `tables` is not used."""
     if not 1 <= level <= 4:
         raise UsageError(f"Dot Dash levels are 1 to 4, not {level}")
-    board = BOARD_LEVELS.get(rules.size) if rules is not None else None
-    if board is not None:
-        from boardlab.ai.beginner import BlunderingPlayer
+    from boardlab.ai.beginner import BlunderingPlayer
 
-        ls = board[level - 1]
-        name = f"level {level}"
-        player = DotDashSearchPlayer(name, depth=ls.depth, style=ls.style, noise=ls.noise)
-        return BlunderingPlayer(name, player, ls.blunder) if ls.blunder else player
-    if level == 1:
-        from boardlab.ai.beginner import BlunderingPlayer
-
-        inner = DotDashSearchPlayer("level 1", depth=1, style=0)
-        size = rules.size if rules is not None else 13
-        return BlunderingPlayer("level 1", inner, level1_blunder(size))
-    if level == 2:
-        return DotDashSearchPlayer("level 2", depth=1, style=0)
-    if level == 3:
-        return DotDashSearchPlayer("level 3", depth=2, style=1)
-    if rules is not None and rules.size <= SMALL_BOARD:
-        return DotDashSearchPlayer("level 4", depth=LEVEL4_SMALL_DEPTH, style=1)
-    return DotDashSearchPlayer("level 4", depth=3, style=1, time_limit=DEFAULT_TIME)
+    ls = level_settings(rules.size if rules is not None else 13)[level - 1]
+    name = f"level {level}"
+    player = DotDashSearchPlayer(
+        name, depth=ls.depth, style=ls.style, time_limit=ls.time, noise=ls.noise
+    )
+    return BlunderingPlayer(name, player, ls.blunder) if ls.blunder else player
 
 
 def pie_agent(rules: DotDashRules, rng: random.Random, tries: int = 12) -> Callable[[str], str]:

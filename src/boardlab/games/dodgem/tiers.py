@@ -870,8 +870,7 @@ def _follow(  # type: ignore[no-untyped-def]
     fresh = np.uint8(0)
     for j in range(nj):
         e = idx[j]
-        d = e >> 40  # destination square + 1, 0 for an exit
-        free = np.uint8(1 - ((other >> ((d - 1) & 63)) & (d > 0)))
+        free = np.uint8(not _in_way(e >> 40, other))
         legal += int(free)
         s = slot[j]
         if s >= 0:
@@ -1138,7 +1137,11 @@ class DodgemTiers:
 
     @cached_property
     def _sizes(self) -> I64:
-        """Every tier's size, by id."""
+        """Every tier's size, by id (with the mirror, counted by `_half`)."""
+        ks = self.placements.key_size.astype(np.int64)
+        if not self.mirror:
+            out: I64 = 2 * np.outer(ks, ks).reshape(-1)
+            return out
         k = self._keys
         out = np.empty(k * k, np.int64)
         for a in range(k):
