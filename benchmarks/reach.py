@@ -62,8 +62,7 @@ def main() -> None:
             fast, cpu = min(runs)
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print(
-                f"{threads:>7} {fast:10.2f} {max(w for w, _ in runs):10.2f} {cpu:7.2f} "
-                f"{peak:9.0f}",
+                f"{threads:>7} {fast:10.2f} {max(w for w, _ in runs):10.2f} {cpu:7.2f} {peak:9.0f}",
                 flush=True,
             )
 

@@ -26,6 +26,33 @@ def test_seeds_differ_per_game_and_pair() -> None:
     assert game_seed(2, "1", "2", 0) != specs[0].seed
 
 
+def test_a_ladder_plays_only_neighbours_and_the_same_games() -> None:
+    """With `steps` each player meets only its neighbours, both ways round, and every game
+    it plays is the game the full round robin plays between them."""
+    players = ["random", "1", "2"]
+    specs = schedule("dodgem", None, 3, players, 2, seed=1, steps=True)
+    met = {(s.first, s.second) for s in specs}
+    assert met == {("random", "1"), ("1", "random"), ("1", "2"), ("2", "1")}
+    ladder = run_league("dodgem", "classic", 3, players, 3, seed=4, steps=True)
+    full = {
+        (r.first, r.second): r.as_dict()
+        for r in run_league("dodgem", "classic", 3, players, 3, seed=4)
+    }
+    assert [r.as_dict() for r in ladder] == [full[r.first, r.second] for r in ladder]
+    assert len(ladder) == 4
+    ratings = {r.player: r.rating for r in fit(ladder, players)}
+    assert ratings["random"] == 0 and ratings["2"] > ratings["random"]
+
+
+def test_league_command_steps(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["league", "--size", "3", "--levels", "random,1,2", "--games", "2", "--json"]
+    assert main([*args, "--steps"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(r["first"], r["second"]) for r in data["results"]] == [
+        ("random", "1"), ("1", "random"), ("1", "2"), ("2", "1")
+    ]  # fmt: skip
+
+
 def test_scores_count_both_colours() -> None:
     results = run_league("dodgem", "classic", 3, ["1", "3"], 2, seed=0)
     pts = scores(results)

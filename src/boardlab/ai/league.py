@@ -9,6 +9,10 @@ With `setups`, a game with a setup stage (Dot Dash's pie) starts each game from 
 setup instead of the standard start: games `i` of the pairs (a, b) and (b, a) share one
 setup, and the first named player takes the side to move in it, so over the league every
 setup is played from both sides and neither player profits from a lucky one.
+
+With `steps`, only players next to each other in the list meet (a ladder: random against
+level 1, level 1 against level 2, and so on). The ratings are still fitted from every game,
+and the costliest player plays one pairing instead of all of them.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -120,8 +125,9 @@ def schedule(
     setups: bool = False,
     time: float | None = None,
     tables: Path | None = None,
+    steps: bool = False,
 ) -> list[GameSpec]:
-    """Every game of the league, pair by pair."""
+    """Every game of the league, pair by pair (only neighbours in `players` with `steps`)."""
     folder = None if tables is None else str(tables)
     return [
         GameSpec(
@@ -136,11 +142,20 @@ def schedule(
             time,
             folder,
         )
-        for a in players
-        for b in players
-        if a != b
+        for a, b in pairings(players, steps)
         for i in range(games)
     ]
+
+
+def pairings(players: Sequence[str], steps: bool = False) -> list[tuple[str, str]]:
+    """The ordered pairs that meet: every pair of distinct players, or with `steps` each
+    player and its neighbours in the list, both ways round."""
+    if not steps:
+        return [(a, b) for a in players for b in players if a != b]
+    out: list[tuple[str, str]] = []
+    for a, b in pairwise(players):
+        out += [(a, b), (b, a)]
+    return out
 
 
 def run_league(
@@ -155,6 +170,7 @@ def run_league(
     setups: bool = False,
     time: float | None = None,
     tables: TableStore | None = None,
+    steps: bool = False,
 ) -> list[PairResult]:
     """Play the league and return one result per ordered pair, in schedule order.
 
@@ -169,9 +185,9 @@ def run_league(
     top = str(get_game(game).level_count)
     if any(normalise(p) == top for p in players):  # the strongest level reads tables:
         store.get(rules, build=True)  # open (or build, if small) them once, before workers
-    specs = schedule(game, variant, size, players, games, seed, setups, time, store.folder)
+    specs = schedule(game, variant, size, players, games, seed, setups, time, store.folder, steps)
     _stores.setdefault(str(store.folder), store)
-    results = {(a, b): PairResult(a, b) for a in players for b in players if a != b}
+    results = {(a, b): PairResult(a, b) for a, b in pairings(players, steps)}
 
     def record(spec: GameSpec, outcome: str) -> None:
         pair = results[(spec.first, spec.second)]
@@ -223,6 +239,7 @@ __all__ = [
     "PairResult",
     "game_seed",
     "head_to_head",
+    "pairings",
     "play_spec",
     "run_league",
     "schedule",

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from boardlab.ai.league import PairResult, head_to_head
+from boardlab.ai.league import PairResult, head_to_head, pairings
 from boardlab.ai.ratings import Rating
 from boardlab.cli.common import (
     UsageError,
@@ -61,6 +61,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--time", type=float, default=None, help="seconds per move for players that use a clock"
     )
+    p.add_argument(
+        "--steps",
+        action="store_true",
+        help="a ladder: each player meets only its neighbours in --levels (random,1,2,3,4: "
+        "random-1, 1-2, 2-3, 3-4), so the slowest level plays one pairing, not all",
+    )
     add_tables_arg(p)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=run)
@@ -101,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     if args.time is not None and not args.time > 0:
         raise UsageError("--time must be more than 0 seconds")
     jobs = min(args.jobs, os.cpu_count() or 1)
-    total = len(players) * (len(players) - 1) * args.games
+    total = len(pairings(players, args.steps)) * args.games
 
     with Progress(
         TextColumn("league"),
@@ -125,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
             setups=args.setups,
             time=args.time,
             tables=table_store(args),
+            steps=args.steps,
         )
 
     from boardlab.ai.ratings import fit
