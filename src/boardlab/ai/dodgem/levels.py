@@ -107,6 +107,13 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # Piecepack 6×6: with those level 2 and level 3 each scored 90% against the level below
     # (50 games a pairing); a steadier level 1 and a 2,000-node level 3 make it 84% and 80%
     ("piecepack", 6): Tuning(l1_noise=15.0, l1_blunder=0.02, l2_noise=8.0, l3_nodes=2000),
+    # 7×7 (level 4 searching): with the 6×6 settings level 4 won all 6 games against the
+    # 4,000-node level 3; a 4-ply level 2 and a 15,000-node level 3 make the steps 80%, 82%
+    # and 75% (docs/ai-levels.md)
+    ("*", 7): Tuning(l1_noise=20.0, l1_blunder=0.02, l2_depth=4, l2_noise=8.0, l3_nodes=15000),
+    # 8×8: there a 4-ply level 2 won every game against level 1; a 3-ply one with a steadier
+    # level 1 (noise 0.12 steps, one move in 100 random) and the 15,000-node level 3
+    ("*", 8): Tuning(l1_noise=12.0, l1_blunder=0.01, l2_noise=8.0, l3_nodes=15000),
 }
 
 
