@@ -8,8 +8,9 @@ levels are tuned per board, so a rating from another board would say little."""
 from __future__ import annotations
 
 # (game, variant, board size) -> player -> rating; measured 2026-11-23/24 (see the docs) with
-# every level at its settings for that board (Dot Dash level 4 at 1 s a move on 13×13 and 3
-# plies on 9×9, Dodgem level 4 from the table where one exists)
+# every level at its settings for that board (Dot Dash level 4 at 1 s a move on 13×13 and
+# larger, a fixed depth on smaller boards; Dodgem level 4 from the table where one exists,
+# else its search: 6×6 and larger)
 MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "classic", 3): {"random": 0, "1": 461, "2": 626, "3": 901, "4": 1176},
     ("dodgem", "classic", 4): {"random": 0, "1": 658, "2": 911, "3": 1125, "4": 1248},
@@ -33,9 +34,25 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard", 10): {"random": 0, "1": 661, "2": 825, "3": 1083, "4": 1322},
     ("dotdash", "standard", 11): {"random": 0, "1": 636, "2": 899, "3": 1102, "4": 1420},
     ("dotdash", "standard", 12): {"random": 0, "1": 654, "2": 850, "3": 1059, "4": 1350},
+    # 14×14 and up: level 4 at its default 1 s a move, neighbouring levels only
+    ("dotdash", "standard", 14): {"random": 0, "1": 568, "2": 753, "3": 897, "4": 1260},
+    ("dotdash", "standard", 15): {"random": 0, "1": 763, "2": 949, "3": 1182, "4": 1506},
+    ("dotdash", "standard", 16): {"random": 0, "1": 763, "2": 887, "3": 1072, "4": 1236},
+    ("dotdash", "standard", 17): {"random": 0, "1": 763, "2": 949, "3": 1239, "4": 1424},
     # 9×9 under the other variants; without the reserve limit every game was the same
     ("dotdash", "frozen", 9): {"random": 0, "1": 614, "2": 812, "3": 1121, "4": 1376},
     ("dotdash", "capture", 9): {"random": 0, "1": 511, "2": 850, "3": 1127, "4": 1391},
+    ("dodgem", "classic", 7): {"random": 0, "1": 529, "2": 741, "3": 954, "4": 1215},
+    ("dotdash", "frozen", 7): {"random": 0, "1": 430, "2": 687, "3": 819, "4": 970},
+    ("dotdash", "capture", 7): {"random": 0, "1": 526, "2": 722, "3": 897, "4": 1068},
+    ("dotdash", "frozen", 8): {"random": 0, "1": 490, "2": 628, "3": 907, "4": 1175},
+    ("dotdash", "capture", 8): {"random": 0, "1": 638, "2": 786, "3": 977, "4": 1339},
+    ("dotdash", "frozen", 10): {"random": 0, "1": 658, "2": 829, "3": 1102, "4": 1312},
+    ("dotdash", "capture", 10): {"random": 0, "1": 669, "2": 806, "3": 1081, "4": 1372},
+    ("dotdash", "frozen", 11): {"random": 0, "1": 643, "2": 860, "3": 1143, "4": 1441},
+    ("dotdash", "capture", 11): {"random": 0, "1": 627, "2": 928, "3": 1138, "4": 1487},
+    ("dotdash", "frozen", 12): {"random": 0, "1": 675, "2": 799, "3": 1055, "4": 1368},
+    ("dotdash", "capture", 12): {"random": 0, "1": 634, "2": 881, "3": 1203, "4": 1474},
 }
 for _limited in ("standard", "frozen", "capture"):
     MEASURED["dotdash", f"{_limited}-unlimited", 9] = MEASURED["dotdash", _limited, 9]
