@@ -39,10 +39,13 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard", 15): {"random": 0, "1": 763, "2": 949, "3": 1182, "4": 1506},
     ("dotdash", "standard", 16): {"random": 0, "1": 763, "2": 887, "3": 1072, "4": 1236},
     ("dotdash", "standard", 17): {"random": 0, "1": 763, "2": 949, "3": 1239, "4": 1424},
+    ("dotdash", "standard", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1173},
+    ("dotdash", "standard", 19): {"random": 0, "1": 763, "2": 1023, "3": 1128, "4": 1252},
     # 9×9 under the other variants; without the reserve limit every game was the same
     ("dotdash", "frozen", 9): {"random": 0, "1": 614, "2": 812, "3": 1121, "4": 1376},
     ("dotdash", "capture", 9): {"random": 0, "1": 511, "2": 850, "3": 1127, "4": 1391},
     ("dodgem", "classic", 7): {"random": 0, "1": 529, "2": 741, "3": 954, "4": 1215},
+    ("dodgem", "blocked-loses", 7): {"random": 0, "1": 446, "2": 617, "3": 842, "4": 1068},
     ("dotdash", "frozen", 7): {"random": 0, "1": 430, "2": 687, "3": 819, "4": 970},
     ("dotdash", "capture", 7): {"random": 0, "1": 526, "2": 722, "3": 897, "4": 1068},
     ("dotdash", "frozen", 8): {"random": 0, "1": 490, "2": 628, "3": 907, "4": 1175},
