@@ -56,9 +56,14 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 11): {"random": 0, "1": 627, "2": 928, "3": 1138, "4": 1487},
     ("dotdash", "frozen", 12): {"random": 0, "1": 675, "2": 799, "3": 1055, "4": 1368},
     ("dotdash", "capture", 12): {"random": 0, "1": 634, "2": 881, "3": 1203, "4": 1474},
+    ("dotdash", "frozen", 13): {"random": 0, "1": 763, "2": 868, "3": 1128, "4": 1892},
+    ("dotdash", "capture", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1620},
 }
+# On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
+# the unlimited variants are the limited ones there
 for _limited in ("standard", "frozen", "capture"):
-    MEASURED["dotdash", f"{_limited}-unlimited", 9] = MEASURED["dotdash", _limited, 9]
+    for _size in (7, 9):
+        MEASURED["dotdash", f"{_limited}-unlimited", _size] = MEASURED["dotdash", _limited, _size]
 
 
 def ladder_ratings(game: str, variant: str, size: int) -> dict[str, int] | None:

@@ -58,3 +58,28 @@ def test_random_games_end_legally(variant: str, size: int, seed: int) -> None:
         assert result.reason in (Reason.REPETITION, Reason.MOVE_LIMIT)
     if rules.mode != "capture":
         assert len(session.plies) <= (size * size - 3) // 2
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["standard", "frozen", "capture"]), st.integers(0, 2**32))
+def test_seven_by_seven_never_feels_its_reserve(variant: str, seed: int) -> None:
+    """On 7×7 no colour can hold more stones than its reserve (49 points, 60 stones), so the
+    unlimited variant is the same game: the same moves and results at every step (the app
+    shows the limited variant's ratings for it)."""
+    limited = make_rules("dotdash", variant, 7)
+    unlimited = make_rules("dotdash", f"{variant}-unlimited", 7)
+    assert isinstance(limited, DotDashRules) and isinstance(unlimited, DotDashRules)
+    assert limited.reserve is not None and unlimited.reserve is None
+    rng = random.Random(seed)
+    position = limited.start()
+    assert unlimited.start() == position
+    for _ in range(200):
+        assert limited.outcome(position) == unlimited.outcome(position)
+        moves = limited.legal_moves(position)
+        assert moves == unlimited.legal_moves(position)
+        if limited.outcome(position) is not None or not moves:
+            break
+        move = rng.choice(moves)
+        after = limited.play(position, move)
+        assert unlimited.play(position, move) == after
+        position = after
