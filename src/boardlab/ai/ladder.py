@@ -60,10 +60,10 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1620},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
-# the unlimited variants are the limited ones there; on 8×8 to 10×10 their leagues gave the
+# the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the
 # same results, pairing by pairing (no game ran out of its reserve)
 for _limited in ("standard", "frozen", "capture"):
-    for _size in (7, 8, 9, 10):
+    for _size in (7, 8, 9, 10, 11):
         MEASURED["dotdash", f"{_limited}-unlimited", _size] = MEASURED["dotdash", _limited, _size]
 
 
