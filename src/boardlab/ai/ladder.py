@@ -29,6 +29,8 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard", 13): {"random": 0, "1": 487, "2": 635, "3": 787, "4": 1063},
     ("dodgem", "blocked-loses", 6): {"random": 0, "1": 343, "2": 470, "3": 649, "4": 735},
     ("dodgem", "piecepack", 6): {"random": 0, "1": 348, "2": 679, "3": 799, "4": 918},
+    ("dodgem", "classic", 7): {"random": 0, "1": 529, "2": 741, "3": 954, "4": 1215},
+    ("dodgem", "blocked-loses", 7): {"random": 0, "1": 446, "2": 617, "3": 842, "4": 1068},
     ("dotdash", "standard", 7): {"random": 0, "1": 419, "2": 665, "3": 771, "4": 979},
     ("dotdash", "standard", 8): {"random": 0, "1": 468, "2": 610, "3": 917, "4": 1117},
     ("dotdash", "standard", 10): {"random": 0, "1": 661, "2": 825, "3": 1083, "4": 1322},
@@ -41,11 +43,9 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard", 17): {"random": 0, "1": 763, "2": 949, "3": 1239, "4": 1424},
     ("dotdash", "standard", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1173},
     ("dotdash", "standard", 19): {"random": 0, "1": 763, "2": 1023, "3": 1128, "4": 1252},
-    # 9×9 under the other variants; without the reserve limit every game was the same
+    # frozen and capture, 7×7 to 13×13 (13×13 neighbouring levels only)
     ("dotdash", "frozen", 9): {"random": 0, "1": 614, "2": 812, "3": 1121, "4": 1376},
     ("dotdash", "capture", 9): {"random": 0, "1": 511, "2": 850, "3": 1127, "4": 1391},
-    ("dodgem", "classic", 7): {"random": 0, "1": 529, "2": 741, "3": 954, "4": 1215},
-    ("dodgem", "blocked-loses", 7): {"random": 0, "1": 446, "2": 617, "3": 842, "4": 1068},
     ("dotdash", "frozen", 7): {"random": 0, "1": 430, "2": 687, "3": 819, "4": 970},
     ("dotdash", "capture", 7): {"random": 0, "1": 526, "2": 722, "3": 897, "4": 1068},
     ("dotdash", "frozen", 8): {"random": 0, "1": 490, "2": 628, "3": 907, "4": 1175},
@@ -61,7 +61,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
 # the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the
-# same results, pairing by pairing (no game ran out of its reserve)
+# same results, pairing by pairing (no game ran out of its reserve), as on 9×9
 for _limited in ("standard", "frozen", "capture"):
     for _size in (7, 8, 9, 10, 11):
         MEASURED["dotdash", f"{_limited}-unlimited", _size] = MEASURED["dotdash", _limited, _size]

@@ -74,10 +74,11 @@ def test_seven_by_seven_never_feels_its_reserve(variant: str, seed: int) -> None
     position = limited.start()
     assert unlimited.start() == position
     for _ in range(200):
-        assert limited.outcome(position) == unlimited.outcome(position)
+        outcome = limited.outcome(position)
+        assert outcome == unlimited.outcome(position)
         moves = limited.legal_moves(position)
         assert moves == unlimited.legal_moves(position)
-        if limited.outcome(position) is not None or not moves:
+        if outcome is not None or not moves:
             break
         move = rng.choice(moves)
         after = limited.play(position, move)
