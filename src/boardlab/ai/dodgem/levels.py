@@ -111,6 +111,12 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # 4,000-node level 3; a 4-ply level 2 and a 15,000-node level 3 make the steps 80%, 82%
     # and 75% (docs/ai-levels.md)
     ("*", 7): Tuning(l1_noise=20.0, l1_blunder=0.02, l2_depth=4, l2_noise=8.0, l3_nodes=15000),
+    # Piecepack 7×7: with the 7×7 settings whoever moved first won nearly every game, level 3
+    # (even at 500 nodes) converting against level 4 as well; level 2 at 3 plies and a noisy
+    # full-width 4-ply level 3 (noise 0.06 steps, as on 4×4) let the second player through
+    ("piecepack", 7): Tuning(
+        l1_noise=15.0, l1_blunder=0.02, l2_noise=8.0, l3_depth=4, l3_noise=6.0
+    ),
     # 8×8: there a 4-ply level 2 won every game against level 1; a 3-ply one with a steadier
     # level 1 (noise 0.12 steps, one move in 100 random) and the 15,000-node level 3
     ("*", 8): Tuning(l1_noise=12.0, l1_blunder=0.01, l2_noise=8.0, l3_nodes=15000),
