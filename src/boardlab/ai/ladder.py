@@ -31,6 +31,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "piecepack", 6): {"random": 0, "1": 348, "2": 679, "3": 799, "4": 918},
     ("dodgem", "classic", 7): {"random": 0, "1": 529, "2": 741, "3": 954, "4": 1215},
     ("dodgem", "blocked-loses", 7): {"random": 0, "1": 446, "2": 617, "3": 842, "4": 1068},
+    ("dodgem", "piecepack", 7): {"random": 0, "1": 763, "2": 972, "3": 1135, "4": 1547},
     ("dotdash", "standard", 7): {"random": 0, "1": 419, "2": 665, "3": 771, "4": 979},
     ("dotdash", "standard", 8): {"random": 0, "1": 468, "2": 610, "3": 917, "4": 1117},
     ("dotdash", "standard", 10): {"random": 0, "1": 661, "2": 825, "3": 1083, "4": 1322},
@@ -58,12 +59,16 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 12): {"random": 0, "1": 634, "2": 881, "3": 1203, "4": 1474},
     ("dotdash", "frozen", 13): {"random": 0, "1": 763, "2": 868, "3": 1128, "4": 1892},
     ("dotdash", "capture", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1620},
+    # without the reserve limit on 13×13 (level 4 on its clock, so measured on their own)
+    ("dotdash", "standard-unlimited", 13): {"random": 0, "1": 763, "2": 949, "3": 1134, "4": 1546},
+    ("dotdash", "frozen-unlimited", 13): {"random": 0, "1": 763, "2": 868, "3": 1128, "4": 1892},
+    ("dotdash", "capture-unlimited", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1650},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
-# the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the
+# the unlimited variants are the limited ones there; on 8×8 to 12×12 their leagues gave the
 # same results, pairing by pairing (no game ran out of its reserve), as on 9×9
 for _limited in ("standard", "frozen", "capture"):
-    for _size in (7, 8, 9, 10, 11):
+    for _size in (7, 8, 9, 10, 11, 12):
         MEASURED["dotdash", f"{_limited}-unlimited", _size] = MEASURED["dotdash", _limited, _size]
 
 
