@@ -117,9 +117,11 @@ TUNING: dict[tuple[str, int], Tuning] = {
     ("piecepack", 7): Tuning(
         l1_noise=15.0, l1_blunder=0.02, l2_noise=8.0, l3_depth=4, l3_noise=6.0
     ),
-    # 8×8: there a 4-ply level 2 won every game against level 1; a 3-ply one with a steadier
-    # level 1 (noise 0.12 steps, one move in 100 random) and the 15,000-node level 3
-    ("*", 8): Tuning(l1_noise=12.0, l1_blunder=0.01, l2_noise=8.0, l3_nodes=15000),
+    # 8×8: level 4 (10-11 plies a move there) won all 8 games against a 15,000-node level 3
+    # (7 plies); a steadier level 1 (noise 0.08 steps, one move in 100 random), a 5-ply level
+    # 2 and a 40,000-node level 3 (8 plies) fill the span: 5-ply level 2 80% against that
+    # level 1, a 60,000-node level 3 85% against the 5-ply level 2 (20 games each)
+    ("*", 8): Tuning(l1_noise=8.0, l1_blunder=0.01, l2_depth=5, l2_noise=8.0, l3_nodes=40000),
 }
 
 
