@@ -32,6 +32,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "classic", 7): {"random": 0, "1": 529, "2": 741, "3": 954, "4": 1215},
     ("dodgem", "blocked-loses", 7): {"random": 0, "1": 446, "2": 617, "3": 842, "4": 1068},
     ("dodgem", "piecepack", 7): {"random": 0, "1": 763, "2": 972, "3": 1135, "4": 1547},
+    ("dodgem", "classic", 8): {"random": 0, "1": 559, "2": 808, "3": 1162, "4": 1336},
     ("dotdash", "standard", 7): {"random": 0, "1": 419, "2": 665, "3": 771, "4": 979},
     ("dotdash", "standard", 8): {"random": 0, "1": 468, "2": 610, "3": 917, "4": 1117},
     ("dotdash", "standard", 10): {"random": 0, "1": 661, "2": 825, "3": 1083, "4": 1322},
@@ -59,6 +60,14 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 12): {"random": 0, "1": 634, "2": 881, "3": 1203, "4": 1474},
     ("dotdash", "frozen", 13): {"random": 0, "1": 763, "2": 868, "3": 1128, "4": 1892},
     ("dotdash", "capture", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1620},
+    # frozen on 14×14 to 19×19, capture on 14×14 (neighbouring levels only)
+    ("dotdash", "frozen", 14): {"random": 0, "1": 568, "2": 753, "3": 1077, "4": 1552},
+    ("dotdash", "frozen", 15): {"random": 0, "1": 763, "2": 927, "3": 1070, "4": 1482},
+    ("dotdash", "frozen", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1447},
+    ("dotdash", "frozen", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1594},
+    ("dotdash", "frozen", 18): {"random": 0, "1": 763, "2": 887, "3": 1177, "4": 1362},
+    ("dotdash", "frozen", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1277},
+    ("dotdash", "capture", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1677},
     # without the reserve limit on 13×13 (level 4 on its clock, so measured on their own)
     ("dotdash", "standard-unlimited", 13): {"random": 0, "1": 763, "2": 949, "3": 1134, "4": 1546},
     ("dotdash", "frozen-unlimited", 13): {"random": 0, "1": 763, "2": 868, "3": 1128, "4": 1892},
