@@ -13,6 +13,7 @@ from boardlab.ai.dotdash.players import (
     DEFAULT_TIME,
     LEVEL4_SMALL_DEPTH,
     MAX_DEPTH,
+    MODE_LEVELS,
     DotDashSearchPlayer,
     level1_blunder,
     pie_agent,
@@ -140,6 +141,30 @@ def test_7x7_has_its_own_ladder_of_deeper_searches() -> None:
     assert isinstance(player_for_level(1, rules), BlunderingPlayer)
     assert share(7, "1", "random", 20) >= 0.85
     assert 0.6 <= share(7, "2", "1", 20) <= 0.95
+
+
+def test_frozen_13x13_and_14x14_take_the_fixed_depth_upper_levels_other_variants_do_not() -> None:
+    """Under frozen stones on 13×13 and 14×14 level 4's second of deepening won nearly every
+    game against level 3: levels 3 and 4 there search fixed depths with the coarse
+    tie-break, level 4 one ply deeper, while levels 1 and 2 and every other rule on those
+    boards keep the usual ladder."""
+    for size in (13, 14):
+        for variant in ("frozen", "frozen-unlimited"):
+            rules = make_rules("dotdash", variant, size)
+            three, four = (player_for_level(level, rules) for level in (3, 4))
+            assert isinstance(three, DotDashSearchPlayer)
+            assert isinstance(four, DotDashSearchPlayer)
+            assert four.time_limit is None and four.depth == three.depth + 1
+            assert (three.noise, four.noise) == (MODE_LEVELS["frozen", size][0].noise,) * 2
+            usual = make_rules("dotdash", "standard", size)
+            for level in (1, 2):
+                a, b = player_for_level(level, rules), player_for_level(level, usual)
+                assert type(a) is type(b) and a.name == b.name
+        for variant in ("standard", "capture", "capture-unlimited"):
+            four = player_for_level(4, make_rules("dotdash", variant, size))
+            assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME
+    four = player_for_level(4, make_rules("dotdash", "frozen", 15))
+    assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME
 
 
 def test_level_4_searches_a_fixed_depth_on_small_boards_and_deepens_on_larger_ones() -> None:
