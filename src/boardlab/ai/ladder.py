@@ -9,8 +9,8 @@ from __future__ import annotations
 
 # (game, variant, board size) -> player -> rating; measured 2026-11-23/24 (see the docs) with
 # every level at its settings for that board (Dot Dash level 4 at 1 s a move on 13×13 and
-# larger, a fixed depth on smaller boards; Dodgem level 4 from the table where one exists,
-# else its search: 6×6 and larger)
+# larger but frozen 13×13 and 14×14, a fixed depth elsewhere; Dodgem level 4 from the table
+# where one exists, else its search: 6×6 and larger)
 MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "classic", 3): {"random": 0, "1": 461, "2": 626, "3": 901, "4": 1176},
     ("dodgem", "classic", 4): {"random": 0, "1": 658, "2": 911, "3": 1125, "4": 1248},
@@ -34,6 +34,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "piecepack", 7): {"random": 0, "1": 763, "2": 972, "3": 1135, "4": 1547},
     ("dodgem", "classic", 8): {"random": 0, "1": 559, "2": 808, "3": 1162, "4": 1336},
     ("dodgem", "piecepack", 8): {"random": 0, "1": 645, "2": 925, "3": 1105, "4": 1330},
+    ("dodgem", "blocked-loses", 8): {"random": 0, "1": 492, "2": 658, "3": 1006, "4": 1084},
     ("dotdash", "standard", 7): {"random": 0, "1": 419, "2": 665, "3": 771, "4": 979},
     ("dotdash", "standard", 8): {"random": 0, "1": 468, "2": 610, "3": 917, "4": 1117},
     ("dotdash", "standard", 10): {"random": 0, "1": 661, "2": 825, "3": 1083, "4": 1322},
@@ -59,19 +60,21 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 11): {"random": 0, "1": 627, "2": 928, "3": 1138, "4": 1487},
     ("dotdash", "frozen", 12): {"random": 0, "1": 675, "2": 799, "3": 1055, "4": 1368},
     ("dotdash", "capture", 12): {"random": 0, "1": 634, "2": 881, "3": 1203, "4": 1474},
-    ("dotdash", "frozen", 13): {"random": 0, "1": 763, "2": 868, "3": 1128, "4": 1892},
+    ("dotdash", "frozen", 13): {"random": 0, "1": 763, "2": 868, "3": 1101, "4": 1391},
     ("dotdash", "capture", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1620},
     # frozen on 14×14 to 19×19, capture on 14×14 (neighbouring levels only)
-    ("dotdash", "frozen", 14): {"random": 0, "1": 568, "2": 753, "3": 1077, "4": 1552},
+    ("dotdash", "frozen", 14): {"random": 0, "1": 568, "2": 753, "3": 986, "4": 1276},
     ("dotdash", "frozen", 15): {"random": 0, "1": 763, "2": 927, "3": 1070, "4": 1482},
     ("dotdash", "frozen", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1447},
     ("dotdash", "frozen", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1594},
     ("dotdash", "frozen", 18): {"random": 0, "1": 763, "2": 887, "3": 1177, "4": 1362},
     ("dotdash", "frozen", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1277},
     ("dotdash", "capture", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1677},
-    # without the reserve limit on 13×13 (level 4 on its clock, so measured on their own)
+    # without the reserve limit on 13×13 and 14×14 (measured on their own: level 4 thinks on
+    # a clock there but under frozen stones, and on 14×14 some games use up a reserve)
     ("dotdash", "standard-unlimited", 13): {"random": 0, "1": 763, "2": 949, "3": 1134, "4": 1546},
-    ("dotdash", "frozen-unlimited", 13): {"random": 0, "1": 763, "2": 868, "3": 1128, "4": 1892},
+    ("dotdash", "frozen-unlimited", 13): {"random": 0, "1": 763, "2": 868, "3": 1101, "4": 1391},
+    ("dotdash", "frozen-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 1013, "4": 1337},
     ("dotdash", "capture-unlimited", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1650},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
