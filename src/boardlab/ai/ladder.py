@@ -70,11 +70,14 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "frozen", 18): {"random": 0, "1": 763, "2": 887, "3": 1177, "4": 1362},
     ("dotdash", "frozen", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1277},
     ("dotdash", "capture", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1677},
-    # without the reserve limit on 13×13 and 14×14 (measured on their own: level 4 thinks on
-    # a clock there but under frozen stones, and on 14×14 some games use up a reserve)
+    # without the reserve limit on 13×13 and up (measured on their own: level 4 thinks on a
+    # clock there but under frozen stones, and from 14×14 up some games use up a reserve)
     ("dotdash", "standard-unlimited", 13): {"random": 0, "1": 763, "2": 949, "3": 1134, "4": 1546},
     ("dotdash", "frozen-unlimited", 13): {"random": 0, "1": 763, "2": 868, "3": 1101, "4": 1391},
     ("dotdash", "frozen-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 1013, "4": 1337},
+    # without the reserve limit on 14×14 and up (neighbouring levels only)
+    ("dotdash", "standard-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 897, "4": 1221},
+    ("dotdash", "frozen-unlimited", 15): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1413},
     ("dotdash", "capture-unlimited", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1650},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
