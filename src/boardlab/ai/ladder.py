@@ -80,7 +80,9 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 897, "4": 1221},
     ("dotdash", "standard-unlimited", 15): {"random": 0, "1": 763, "2": 949, "3": 1182, "4": 1657},
     ("dotdash", "frozen-unlimited", 15): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1413},
+    ("dotdash", "standard-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1072, "4": 1280},
     ("dotdash", "frozen-unlimited", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1420},
+    ("dotdash", "frozen-unlimited", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1569},
     ("dotdash", "capture-unlimited", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1650},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
