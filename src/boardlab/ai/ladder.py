@@ -71,23 +71,24 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "frozen", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1277},
     ("dotdash", "capture", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1677},
     ("dotdash", "capture", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1415},
-    # without the reserve limit on 13×13 and up (measured on their own: level 4 thinks on a
-    # clock there but under frozen stones, and from 14×14 up some games use up a reserve)
+    # without the reserve limit on 13×13 and up, neighbouring levels only (measured on their
+    # own: level 4 thinks on a clock there but under frozen stones on 13×13 and 14×14, and
+    # from 14×14 up some games use up a reserve)
     ("dotdash", "standard-unlimited", 13): {"random": 0, "1": 763, "2": 949, "3": 1134, "4": 1546},
     ("dotdash", "frozen-unlimited", 13): {"random": 0, "1": 763, "2": 868, "3": 1101, "4": 1391},
+    ("dotdash", "capture-unlimited", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1650},
     ("dotdash", "frozen-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 1013, "4": 1337},
-    # without the reserve limit on 14×14 and up (neighbouring levels only)
     ("dotdash", "standard-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 897, "4": 1221},
     ("dotdash", "standard-unlimited", 15): {"random": 0, "1": 763, "2": 949, "3": 1182, "4": 1657},
     ("dotdash", "frozen-unlimited", 15): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1413},
     ("dotdash", "standard-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1072, "4": 1280},
     ("dotdash", "frozen-unlimited", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1420},
     ("dotdash", "frozen-unlimited", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1569},
-    ("dotdash", "capture-unlimited", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1650},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
-# the unlimited variants are the limited ones there; on 8×8 to 12×12 their leagues gave the
-# same results, pairing by pairing (no game ran out of its reserve), as on 9×9
+# the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the
+# same results, pairing by pairing (no game ran out of its reserve), and on 12×12 the same
+# ratings and intervals
 for _limited in ("standard", "frozen", "capture"):
     for _size in (7, 8, 9, 10, 11, 12):
         MEASURED["dotdash", f"{_limited}-unlimited", _size] = MEASURED["dotdash", _limited, _size]
