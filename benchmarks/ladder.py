@@ -8,7 +8,8 @@ and whether the ratings rise with the level.
 Dot Dash games start from random pie setups (each played from both sides). `--time` is level
 4's thinking time per move in Dot Dash. `--jobs` spreads games over processes (the results
 do not depend on it). `--steps` plays only neighbouring levels, for boards where the top
-level is slow (Dodgem 7×7 and 8×8, Dot Dash 14×14 and up).
+level is slow (Dodgem 7×7 and 8×8, Dot Dash 14×14 and up). `--max-plies` scores a game
+still going after that many plies as a draw (default 1,000).
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ def main() -> int:
     p.add_argument(
         "--steps", action="store_true", help="only neighbouring levels meet (random-1, 1-2, ...)"
     )
+    p.add_argument(
+        "--max-plies",
+        type=int,
+        default=1000,
+        help="a game still going after this many plies counts as a draw",
+    )
     args = p.parse_args()
     info = get_game(args.game)
     rules = make_rules(args.game, args.variant, args.size)
@@ -56,9 +63,12 @@ def main() -> int:
         setups=info.setup is not None,
         time=args.time,
         steps=args.steps,
+        max_plies=args.max_plies,
     )
     seconds = time.perf_counter() - t0
     met = "neighbouring levels only" if args.steps else "every pair"
+    if args.max_plies != 1000:
+        met += f"; a game still going after {args.max_plies} plies is a draw"
     print(f"{args.games} games per ordered pair ({met}), seed {args.seed}, {seconds:.0f} s")
     print("| first \\ second | " + " | ".join(players) + " |")
     print("| --- " * (len(players) + 1) + "|")

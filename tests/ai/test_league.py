@@ -6,7 +6,14 @@ import json
 
 import pytest
 
-from boardlab.ai.league import game_seed, head_to_head, run_league, schedule, scores
+from boardlab.ai.league import (
+    game_seed,
+    head_to_head,
+    play_spec,
+    run_league,
+    schedule,
+    scores,
+)
 from boardlab.ai.ratings import fit
 from boardlab.cli.main import main
 
@@ -51,6 +58,26 @@ def test_league_command_steps(capsys: pytest.CaptureFixture[str]) -> None:
     assert [(r["first"], r["second"]) for r in data["results"]] == [
         ("random", "1"), ("1", "random"), ("1", "2"), ("2", "1")
     ]  # fmt: skip
+
+
+def test_max_plies_ends_long_games_as_draws() -> None:
+    """A game still going at the ply cap counts as a draw; games that end sooner keep their
+    result, and the cap travels with every game of the schedule."""
+    players = ["random", "1"]
+    full = [play_spec(s) for s in schedule("dodgem", None, 3, players, 6, seed=2)]
+    assert min(plies for *_, plies in full) > 4  # no 3×3 game ends in 4 plies
+    capped = [play_spec(s) for s in schedule("dodgem", None, 3, players, 6, seed=2, max_plies=4)]
+    assert [(outcome, plies) for _, outcome, plies in capped] == [("draw", 4)] * 12
+    assert {r.draw for r in run_league("dodgem", "classic", 3, players, 3, max_plies=4)} == {3}
+    cap = max(plies for *_, plies in full)  # a cap no game reaches changes nothing
+    again = [play_spec(s) for s in schedule("dodgem", None, 3, players, 6, seed=2, max_plies=cap)]
+    assert [o for _, o, _ in again] == [o for _, o, _ in full]
+
+
+def test_league_command_rejects_a_cap_below_one_ply(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["league", "--size", "3", "--levels", "1,2", "--max-plies", "0"]) != 0
+    err = capsys.readouterr().err
+    assert "--max-plies must be at least 1" in err and "Traceback" not in err
 
 
 def test_scores_count_both_colours() -> None:

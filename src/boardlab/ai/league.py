@@ -10,6 +10,10 @@ setup instead of the standard start: games `i` of the pairs (a, b) and (b, a) sh
 setup, and the first named player takes the side to move in it, so over the league every
 setup is played from both sides and neither player profits from a lucky one.
 
+`max_plies` ends a game that is still going after that many plies as a draw (1,000 by
+default): an adjudication for boards where imperfect players can shuffle for thousands of
+plies without a third repetition (Dodgem misère on 6×6 and up).
+
 With `steps`, only players next to each other in the list meet (a ladder: random against
 level 1, level 1 against level 2, and so on). The ratings are still fitted from every game,
 and the costliest player plays one pairing instead of all of them.
@@ -31,6 +35,8 @@ from boardlab.core.errors import UsageError
 from boardlab.core.registry import get_game, make_rules
 from boardlab.solver.store import TableStore
 
+MAX_PLIES = 1000  # a game still going after this many plies counts as a draw
+
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
@@ -47,6 +53,7 @@ class GameSpec:
     setup_seed: int | None = None
     time: float | None = None
     tables: str | None = None
+    max_plies: int = MAX_PLIES
 
 
 @dataclass(slots=True)
@@ -108,7 +115,14 @@ def play_spec(spec: GameSpec) -> tuple[GameSpec, str, int]:
         start = stage.random_setup(rules, random.Random(spec.setup_seed))
         swapped = rules.to_move(start) == 1  # the first named takes the side to move
     players = [second, first] if swapped else [first, second]
-    session = play_game(rules, players, random.Random(spec.seed), start=start, limits=limits)
+    session = play_game(
+        rules,
+        players,
+        random.Random(spec.seed),
+        start=start,
+        limits=limits,
+        max_plies=spec.max_plies,
+    )
     result = score(session.result)
     if swapped:
         result = {"win": "loss", "loss": "win"}.get(result, result)
@@ -126,6 +140,7 @@ def schedule(
     time: float | None = None,
     tables: Path | None = None,
     steps: bool = False,
+    max_plies: int = MAX_PLIES,
 ) -> list[GameSpec]:
     """Every game of the league, pair by pair (only neighbours in `players` with `steps`)."""
     folder = None if tables is None else str(tables)
@@ -141,6 +156,7 @@ def schedule(
             setup_seed(seed, a, b, i) if setups else None,
             time,
             folder,
+            max_plies,
         )
         for a, b in pairings(players, steps)
         for i in range(games)
@@ -171,6 +187,7 @@ def run_league(
     time: float | None = None,
     tables: TableStore | None = None,
     steps: bool = False,
+    max_plies: int = MAX_PLIES,
 ) -> list[PairResult]:
     """Play the league and return one result per ordered pair, in schedule order.
 
@@ -185,7 +202,11 @@ def run_league(
     top = str(get_game(game).level_count)
     if any(normalise(p) == top for p in players):  # the strongest level reads tables:
         store.get(rules, build=True)  # open (or build, if small) them once, before workers
-    specs = schedule(game, variant, size, players, games, seed, setups, time, store.folder, steps)
+    if max_plies < 1:
+        raise UsageError(f"a game needs at least one ply (max plies {max_plies})")
+    specs = schedule(
+        game, variant, size, players, games, seed, setups, time, store.folder, steps, max_plies
+    )
     _stores.setdefault(str(store.folder), store)
     results = {(a, b): PairResult(a, b) for a, b in pairings(players, steps)}
 
@@ -235,6 +256,7 @@ def head_to_head(results: Sequence[PairResult], a: str, b: str) -> tuple[float, 
 
 
 __all__ = [
+    "MAX_PLIES",
     "GameSpec",
     "PairResult",
     "game_seed",

@@ -67,6 +67,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="a ladder: each player meets only its neighbours in --levels (random,1,2,3,4: "
         "random-1, 1-2, 2-3, 3-4), so the slowest level plays one pairing, not all",
     )
+    p.add_argument(
+        "--max-plies",
+        type=int,
+        default=1000,
+        help="a game still going after this many plies counts as a draw (default 1000)",
+    )
     add_tables_arg(p)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=run)
@@ -104,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.max_plies < 1:
+        raise UsageError("--max-plies must be at least 1")
     if args.time is not None and not args.time > 0:
         raise UsageError("--time must be more than 0 seconds")
     jobs = min(args.jobs, os.cpu_count() or 1)
@@ -132,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
             time=args.time,
             tables=table_store(args),
             steps=args.steps,
+            max_plies=args.max_plies,
         )
 
     from boardlab.ai.ratings import fit
