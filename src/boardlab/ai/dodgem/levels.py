@@ -107,6 +107,17 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # Piecepack 6×6: with those level 2 and level 3 each scored 90% against the level below
     # (50 games a pairing); a steadier level 1 and a 2,000-node level 3 make it 84% and 80%
     ("piecepack", 6): Tuning(l1_noise=15.0, l1_blunder=0.02, l2_noise=8.0, l3_nodes=2000),
+    # misère 6×6 to 8×8: with their size's settings every game between two levels was drawn
+    # by repetition (all four rated the same); like misère 5×5 the steps must come from
+    # errors: noisy 2- and 3-ply levels 1-3 (noise 2, 1.5 and 1 step) drift towards their
+    # exits, the steadier one outlasting the other. Level 4 searches and drew every game
+    # with level 3 (docs/ai-levels.md)
+    **{
+        ("misere", n): Tuning(
+            l1_noise=200.0, l1_blunder=0.05, l2_noise=150.0, l3_depth=3, l3_noise=100.0
+        )
+        for n in (6, 7, 8)
+    },
     # 7×7 (level 4 searching): with the 6×6 settings level 4 won all 6 games against the
     # 4,000-node level 3; a 4-ply level 2 and a 15,000-node level 3 make the steps 80%, 82%
     # and 75% (docs/ai-levels.md)
