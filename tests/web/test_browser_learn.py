@@ -215,9 +215,10 @@ def test_levels_show_their_ratings_in_the_new_game_sheet(page: Any) -> None:
     # each board shows its own ratings, and a board never measured shows none
     page.select_option("#s-size", "3")
     page.wait_for_function(has, arg=f" · {MEASURED[('dodgem', 'classic', 3)]['3']}")
-    assert ("dodgem", "misere", 7) not in MEASURED
-    page.select_option("#s-variant", "misere")
-    page.select_option("#s-size", "7")
+    assert ("dotdash", "capture-unlimited", 19) not in MEASURED
+    page.select_option("#s-game", "dotdash")
+    page.select_option("#s-variant", "capture-unlimited")
+    page.select_option("#s-size", "19")
     page.wait_for_function(
         "() => [...document.getElementById('s-side1').options].every(o => !/ · \\d+$/.test(o.text))"
     )

@@ -104,8 +104,9 @@ def test_ladder_ratings_are_those_of_the_board_played(learn: TestClient) -> None
         assert d["ratings"] == ratings
         assert [ratings[k] for k in ("random", "1", "2", "3", "4")] == sorted(ratings.values())
     # a board nobody measured shows no ratings rather than another board's
-    assert ("dodgem", "misere", 7) not in MEASURED
-    assert learn.get("/api/ladder?game=dodgem&variant=misere&size=7").json()["ratings"] == {}
+    assert ("dotdash", "capture-unlimited", 19) not in MEASURED
+    r = learn.get("/api/ladder?game=dotdash&variant=capture-unlimited&size=19")
+    assert r.json()["ratings"] == {}
     d = learn.get("/api/ladder?game=dotdash").json()  # the game's default variant and size
     assert d["ratings"] == MEASURED.get(("dotdash", d["variant"], d["size"]), {})
     r = learn.get("/api/ladder?game=nim&size=5")
