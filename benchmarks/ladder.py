@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _machine import header
 
-from boardlab.ai.league import head_to_head, run_league
+from boardlab.ai.league import MAX_PLIES, head_to_head, run_league
 from boardlab.ai.ratings import fit
 from boardlab.core.registry import get_game, make_rules
 
@@ -43,7 +43,7 @@ def main() -> int:
     p.add_argument(
         "--max-plies",
         type=int,
-        default=1000,
+        default=MAX_PLIES,
         help="a game still going after this many plies counts as a draw",
     )
     args = p.parse_args()
@@ -67,7 +67,7 @@ def main() -> int:
     )
     seconds = time.perf_counter() - t0
     met = "neighbouring levels only" if args.steps else "every pair"
-    if args.max_plies != 1000:
+    if args.max_plies != MAX_PLIES:
         met += f"; a game still going after {args.max_plies} plies is a draw"
     print(f"{args.games} games per ordered pair ({met}), seed {args.seed}, {seconds:.0f} s")
     print("| first \\ second | " + " | ".join(players) + " |")

@@ -30,12 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from boardlab.ai.base import Limits, make_player, normalise
-from boardlab.ai.match import play_game, score
+from boardlab.ai.match import MAX_PLIES, play_game, score
 from boardlab.core.errors import UsageError
 from boardlab.core.registry import get_game, make_rules
 from boardlab.solver.store import TableStore
-
-MAX_PLIES = 1000  # a game still going after this many plies counts as a draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +191,8 @@ def run_league(
 
     `tables` is where players read complete tables (the default folder's store if None);
     small ones that level 4 needs are built before any game starts."""
+    if max_plies < 1:
+        raise UsageError(f"a game needs at least one ply (max plies {max_plies})")
     rules = make_rules(game, variant, size)
     if setups and get_game(game).setup is None:
         raise UsageError(f"{get_game(game).title} has no setup stage to draw setups from")
@@ -202,8 +202,6 @@ def run_league(
     top = str(get_game(game).level_count)
     if any(normalise(p) == top for p in players):  # the strongest level reads tables:
         store.get(rules, build=True)  # open (or build, if small) them once, before workers
-    if max_plies < 1:
-        raise UsageError(f"a game needs at least one ply (max plies {max_plies})")
     specs = schedule(
         game, variant, size, players, games, seed, setups, time, store.folder, steps, max_plies
     )

@@ -11,6 +11,8 @@ from boardlab.core.outcome import Outcome
 from boardlab.core.rules import Rules
 from boardlab.core.session import GameSession
 
+MAX_PLIES = 1000  # a game still going after this many plies ends unfinished (a draw)
+
 
 def play_game(
     rules: Rules[Any, Any],
@@ -18,7 +20,7 @@ def play_game(
     rng: random.Random,
     start: Hashable | None = None,
     limits: Limits | None = None,
-    max_plies: int = 1000,
+    max_plies: int = MAX_PLIES,
     on_move: Callable[[GameSession[Any, Any]], None] | None = None,
 ) -> GameSession[Any, Any]:
     """Play one game to its end (or `max_plies`); players[0] moves first.

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from boardlab.ai.league import PairResult, head_to_head, pairings
+from boardlab.ai.league import MAX_PLIES, PairResult, head_to_head, pairings
 from boardlab.ai.ratings import Rating
 from boardlab.cli.common import (
     UsageError,
@@ -70,8 +70,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--max-plies",
         type=int,
-        default=1000,
-        help="a game still going after this many plies counts as a draw (default 1000)",
+        default=MAX_PLIES,
+        help=f"a game still going after this many plies counts as a draw (default {MAX_PLIES})",
     )
     add_tables_arg(p)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
