@@ -88,6 +88,11 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1072, "4": 1280},
     ("dotdash", "frozen-unlimited", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1420},
     ("dotdash", "frozen-unlimited", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1569},
+    ("dotdash", "standard-unlimited", 17): {"random": 0, "1": 763, "2": 949, "3": 1239, "4": 1382},
+    ("dotdash", "frozen-unlimited", 18): {"random": 0, "1": 763, "2": 868, "3": 1158, "4": 1391},
+    ("dotdash", "standard-unlimited", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1235},
+    ("dotdash", "frozen-unlimited", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1235},
+    ("dotdash", "standard-unlimited", 19): {"random": 0, "1": 763, "2": 1023, "3": 1128, "4": 1215},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
 # the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the
