@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from boardlab.ai.base import Limits, make_player
 from boardlab.ai.dodgem.levels import player_for_level
 from boardlab.ai.dodgem.perfect import PerfectPlayer
-from boardlab.ai.dodgem.players import SearchPlayer
+from boardlab.ai.dodgem.players import NoisySearchPlayer, SearchPlayer
 from boardlab.ai.match import play_game, score
 from boardlab.core.errors import IllegalMoveError, UsageError
 from boardlab.core.outcome import Value
@@ -107,6 +107,26 @@ def test_misere_levels_play_on_instead_of_drawing() -> None:
             decided += 1
             wins += (result == "win") == (first == "3")
     assert decided >= 4 and wins > decided / 2
+
+
+def test_misere_level_4_without_a_table_outlasts_level_3(empty_tables: TableStore) -> None:
+    """On misère 6×6 no search can force a win; level 4's search, steadier than level 3's,
+    keeps its waiting moves longer: it loses no game and wins some (games stop at 1,000
+    plies, as in the ladder)."""
+    rules = rules_for("misere", 6)
+    four = make_player("4", rules, empty_tables)
+    assert isinstance(four, PerfectPlayer) and isinstance(four.fallback, NoisySearchPlayer)
+    wins = 0
+    for i in range(6):
+        players = [make_player("4", rules, empty_tables), make_player("3", rules)]
+        if i % 2:
+            players.reverse()
+        result = score(play_game(rules, players, random.Random(300 + i), max_plies=1000).result)
+        four_won = result == ("win" if i % 2 == 0 else "loss")
+        four_lost = result == ("loss" if i % 2 == 0 else "win")
+        assert not four_lost
+        wins += four_won
+    assert wins >= 1
 
 
 # -- level 4 with a table -------------------------------------------------------------------

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from boardlab.ai.base import Limits
-from boardlab.ai.dodgem.players import SearchPlayer, _dodgem_args
+from boardlab.ai.dodgem.players import NoisySearchPlayer, SearchPlayer, _dodgem_args
 from boardlab.ai.dodgem.search import MATE_BOUND, FastBoard, Searcher
 from boardlab.core.outcome import Value
 from boardlab.core.rules import Rules
@@ -56,7 +56,10 @@ class PerfectPlayer:
     """Level 4: perfect play from the table where one exists, else the strongest search."""
 
     def __init__(
-        self, fallback: SearchPlayer, tables: TableStore | None = None, build_small: bool = True
+        self,
+        fallback: SearchPlayer | NoisySearchPlayer,
+        tables: TableStore | None = None,
+        build_small: bool = True,
     ) -> None:
         self.name = "level 4"
         self.fallback = fallback
