@@ -11,7 +11,8 @@ ladder measured uneven steps):
    far behind and play almost perfectly (3×3 is a first-player win that an 8-ply search
    converts every time);
 4. perfect from the complete table where one exists (tables up to 4×4 are built on first
-   use), else the same search with 300,000 nodes a move (about 1.5 s).
+   use), else the same search with 300,000 nodes a move (about 1.5 s); under misère on 6×6
+   to 8×8, where no search can force a win, a noisy 3-ply search steadier than level 3's.
 
 Node budgets rather than clocks decide moves, so games replay exactly from their seed; each
 search also stops at a time cap that only a slow machine reaches.
@@ -44,8 +45,7 @@ class Tuning:
 
     Noise is in hundredths of a step of the race; `l3_noise` above 0 makes level 3 a noisy
     full-width search `l3_depth` plies deep instead of the node-budget search, and
-    `l4_noise` above 0 does the same for level 4's search (`l4_depth` plies, a contempt of
-    `l4_contempt` where given); `contempt` is what every searching level thinks a draw by
+    `l4_noise` above 0 does the same for level 4's search (`l4_depth` plies); `contempt` is what every searching level thinks a draw by
     repetition costs it (see `boardlab.ai.dodgem.search.Searcher`)."""
 
     l1_noise: float = 60.0
@@ -57,7 +57,6 @@ class Tuning:
     l3_noise: float = 0.0
     l4_depth: int = 3
     l4_noise: float = 0.0
-    l4_contempt: int | None = None
     contempt: int = 0
 
 
@@ -113,21 +112,23 @@ TUNING: dict[tuple[str, int], Tuning] = {
     ("piecepack", 6): Tuning(l1_noise=15.0, l1_blunder=0.02, l2_noise=8.0, l3_nodes=2000),
     # misère 6×6 to 8×8: with their size's settings every game between two levels was drawn
     # by repetition (all four rated the same); like misère 5×5 the steps must come from
-    # errors: noisy 2- and 3-ply levels (noise 2, 1.5, 1 and, for level 4 where no table
-    # exists, 0.5 steps) drift towards their exits, the steadier one outlasting the other.
-    # Level 4's 300,000-node search drew every game with level 3: it can force nothing, and
-    # 0.25 or 0.4 steps of noise (or 0.3 with a contempt of four steps) drew all 20 games on
-    # 6×6 as well; 0.5 won 70% (docs/ai-levels.md)
+    # errors: noisy 2- and 3-ply levels (on 6×6 noise 2, 1.5, 1 and, for level 4 where no
+    # table exists, 0.5 steps) drift towards their exits, the steadier one outlasting the
+    # other. Level 4's 300,000-node search drew every game with level 3: it can force
+    # nothing, and on 6×6 0.25 or 0.4 steps of noise (or 0.3 with a contempt of four steps)
+    # drew all 20 games as well; 0.5 won 70%. On 7×7 and 8×8 half as much noise again:
+    # with the 6×6 noise level 4 scored 60% against level 3 on 7×7 and drew nearly every
+    # game on 8×8, even at 3,000 plies (docs/ai-levels.md)
     **{
         ("misere", n): Tuning(
-            l1_noise=200.0,
+            l1_noise=200.0 * k,
             l1_blunder=0.05,
-            l2_noise=150.0,
+            l2_noise=150.0 * k,
             l3_depth=3,
-            l3_noise=100.0,
-            l4_noise=50.0,
+            l3_noise=100.0 * k,
+            l4_noise=50.0 * k,
         )
-        for n in (6, 7, 8)
+        for n, k in ((6, 1.0), (7, 1.5), (8, 1.5))
     },
     # 7×7 (level 4 searching): with the 6×6 settings level 4 won all 6 games against the
     # 4,000-node level 3; a 4-ply level 2 and a 15,000-node level 3 make the steps 80%, 82%
@@ -189,9 +190,8 @@ def dodgem_player(
     if level == 4:
         search: SearchPlayer | NoisySearchPlayer
         if t.l4_noise > 0:
-            contempt = t.contempt if t.l4_contempt is None else t.l4_contempt
             search = NoisySearchPlayer(
-                "level 4", depth=t.l4_depth, noise=t.l4_noise, contempt=contempt
+                "level 4", depth=t.l4_depth, noise=t.l4_noise, contempt=t.contempt
             )
         else:
             search = SearchPlayer(
