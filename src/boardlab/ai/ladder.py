@@ -35,8 +35,10 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dodgem", "classic", 8): {"random": 0, "1": 559, "2": 808, "3": 1162, "4": 1336},
     ("dodgem", "piecepack", 8): {"random": 0, "1": 645, "2": 925, "3": 1105, "4": 1330},
     ("dodgem", "blocked-loses", 8): {"random": 0, "1": 492, "2": 658, "3": 1006, "4": 1084},
-    # misère 6×6: games stopped at 300 plies as draws; level 4 drew all its games with level 3
-    ("dodgem", "misere", 6): {"random": 0, "1": 607, "2": 759, "3": 888, "4": 888},
+    # misère 6×6 to 8×8: noisy levels, level 4 too (no table); many games drawn
+    ("dodgem", "misere", 6): {"random": 0, "1": 763, "2": 1023, "3": 1283, "4": 1407},
+    ("dodgem", "misere", 7): {"random": 0, "1": 763, "2": 927, "3": 1070, "4": 1278},
+    ("dodgem", "misere", 8): {"random": 0, "1": 568, "2": 765, "3": 950, "4": 1196},
     ("dotdash", "standard", 7): {"random": 0, "1": 419, "2": 665, "3": 771, "4": 979},
     ("dotdash", "standard", 8): {"random": 0, "1": 468, "2": 610, "3": 917, "4": 1117},
     ("dotdash", "standard", 10): {"random": 0, "1": 661, "2": 825, "3": 1083, "4": 1322},

@@ -45,8 +45,9 @@ class Tuning:
 
     Noise is in hundredths of a step of the race; `l3_noise` above 0 makes level 3 a noisy
     full-width search `l3_depth` plies deep instead of the node-budget search, and
-    `l4_noise` above 0 does the same for level 4's search (`l4_depth` plies); `contempt` is what every searching level thinks a draw by
-    repetition costs it (see `boardlab.ai.dodgem.search.Searcher`)."""
+    `l4_noise` above 0 does the same for level 4's search (`l4_depth` plies); `contempt`
+    is what every searching level thinks a draw by repetition costs it (see
+    `boardlab.ai.dodgem.search.Searcher`)."""
 
     l1_noise: float = 60.0
     l1_blunder: float = 0.05
