@@ -77,6 +77,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1415},
     ("dotdash", "capture", 16): {"random": 0, "1": 763, "2": 887, "3": 1120, "4": 1206},
     ("dotdash", "capture", 17): {"random": 0, "1": 763, "2": 1023, "3": 1387, "4": 1421},
+    ("dotdash", "capture", 18): {"random": 0, "1": 568, "2": 776, "3": 845, "4": 950},
     # without the reserve limit on 13×13 and up, neighbouring levels only (measured on their
     # own: level 4 thinks on a clock there but under frozen stones on 13×13 and 14×14, and
     # from 14×14 up some games use up a reserve)
@@ -95,6 +96,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard-unlimited", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1235},
     ("dotdash", "frozen-unlimited", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1235},
     ("dotdash", "standard-unlimited", 19): {"random": 0, "1": 763, "2": 1023, "3": 1128, "4": 1215},
+    ("dotdash", "capture-unlimited", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1603},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
 # the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the
