@@ -97,6 +97,8 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "frozen-unlimited", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1235},
     ("dotdash", "standard-unlimited", 19): {"random": 0, "1": 763, "2": 1023, "3": 1128, "4": 1215},
     ("dotdash", "capture-unlimited", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1603},
+    ("dotdash", "capture-unlimited", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1438},
+    ("dotdash", "capture-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1120, "4": 1189},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
 # the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the
