@@ -99,8 +99,9 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture-unlimited", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1603},
     ("dotdash", "capture-unlimited", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1438},
     ("dotdash", "capture-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1120, "4": 1189},
-    # 10 games per ordered pair
+    # 17×17 and 18×18: 10 games per ordered pair
     ("dotdash", "capture-unlimited", 17): {"random": 0, "1": 645, "2": 871, "3": 1219, "4": 1219},
+    ("dotdash", "capture-unlimited", 18): {"random": 0, "1": 446, "2": 585, "3": 687, "4": 867},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
 # the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the
