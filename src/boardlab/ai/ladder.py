@@ -66,7 +66,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 12): {"random": 0, "1": 634, "2": 881, "3": 1203, "4": 1474},
     ("dotdash", "frozen", 13): {"random": 0, "1": 763, "2": 868, "3": 1101, "4": 1391},
     ("dotdash", "capture", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1620},
-    # frozen on 14×14 to 19×19, capture on 14×14 to 17×17 (neighbouring levels only)
+    # frozen on 14×14 to 19×19, capture on 14×14 to 18×18 (neighbouring levels only)
     ("dotdash", "frozen", 14): {"random": 0, "1": 568, "2": 753, "3": 986, "4": 1276},
     ("dotdash", "frozen", 15): {"random": 0, "1": 763, "2": 927, "3": 1070, "4": 1482},
     ("dotdash", "frozen", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1447},
