@@ -1,5 +1,5 @@
 """Fixtures of the shared-games tests: a store on a fresh SQLite file, with a clock the test
-moves by hand."""
+moves by hand, and the web app's API on one (small limits, to reach them)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from tests.web.friends.helpers import ManualClock
 
+from boardlab.web import create_app
 from boardlab.web.friends.store import FriendLimits, FriendStore
 
 
@@ -27,3 +29,14 @@ def store(db_url: str, clock: ManualClock) -> Iterator[FriendStore]:
     st = FriendStore(db_url, FriendLimits(), now=clock)
     yield st
     st.close()
+
+
+@pytest.fixture
+def api(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(tables=tmp_path / "tables")
+    app.state.friends.configure(
+        f"sqlite:///{tmp_path / 'friends.sqlite3'}",
+        FriendLimits(open_per_client=3, message_bytes=512, messages_per_s=5, message_burst=8),
+    )
+    with TestClient(app, base_url="http://localhost") as c:
+        yield c

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from typing import Any
+
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.store import FriendStore
 
@@ -30,3 +34,33 @@ def started(store: FriendStore, **kwargs: object) -> fs.CreatedOut:
 def token_to_move(created: fs.CreatedOut, state: fs.FriendStateOut) -> str:
     """The token of the seat whose turn it is (in the first game of the match)."""
     return created.token if state.to_move == created.colour else created.invite_token
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def hello(ws: Any, token: str | None) -> dict[str, Any]:
+    ws.send_text(json.dumps({"type": "hello", "token": token}))
+    msg: dict[str, Any] = ws.receive_json()
+    assert msg["type"] == "state", msg
+    return msg
+
+
+def error_of(ws: Any) -> dict[str, Any]:
+    """The next error sent to `ws` (states pushed meanwhile are skipped)."""
+    for _ in range(10):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "error":
+            return msg
+    raise AssertionError("no error came")
+
+
+def until(ws: Any, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The first state pushed to `ws` that satisfies `pred` (at most 10 messages)."""
+    for _ in range(10):
+        msg = ws.receive_json()
+        if msg["type"] == "state" and pred(msg["state"]):
+            state: dict[str, Any] = msg["state"]
+            return state
+    raise AssertionError("no such state came")

@@ -3,31 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.web.friends.helpers import bearer, error_of, hello, until
 
 from boardlab.web import create_app
 from boardlab.web.friends.store import FriendLimits
-
-
-def bearer(token: str | None) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"} if token else {}
-
-
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(tables=tmp_path / "tables")
-    app.state.friends.configure(
-        f"sqlite:///{tmp_path / 'friends.sqlite3'}",
-        FriendLimits(open_per_client=3, message_bytes=512, messages_per_s=5, message_burst=8),
-    )
-    with TestClient(app, base_url="http://localhost") as c:
-        yield c
 
 
 def new_game(api: TestClient, **kw: Any) -> dict[str, Any]:
@@ -125,13 +110,6 @@ def test_open_games_per_client_bound(api: TestClient) -> None:
     assert r.headers["retry-after"]
 
 
-def hello(ws: Any, token: str | None) -> dict[str, Any]:
-    ws.send_text(json.dumps({"type": "hello", "token": token}))
-    msg: dict[str, Any] = ws.receive_json()
-    assert msg["type"] == "state", msg
-    return msg
-
-
 def test_websocket_players_and_a_spectator(api: TestClient) -> None:
     created = new_game(api, colour="first")
     gid = created["id"]
@@ -175,25 +153,6 @@ def test_websocket_players_and_a_spectator(api: TestClient) -> None:
         assert reply["type"] == "rematch"
         assert reply["id"] == api.get(f"/api/friends/{gid}").json()["next_game"]
         assert until(blue, lambda st: st["next_game"] is not None)["next_game"] == reply["id"]
-
-
-def error_of(ws: Any) -> dict[str, Any]:
-    """The next error sent to `ws` (states pushed meanwhile are skipped)."""
-    for _ in range(10):
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == "error":
-            return msg
-    raise AssertionError("no error came")
-
-
-def until(ws: Any, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """The first state pushed to `ws` that satisfies `pred` (at most 10 messages)."""
-    for _ in range(10):
-        msg = ws.receive_json()
-        if msg["type"] == "state" and pred(msg["state"]):
-            state: dict[str, Any] = msg["state"]
-            return state
-    raise AssertionError("no such state came")
 
 
 def test_websocket_refuses_forged_tokens_oversize_and_floods(api: TestClient) -> None:

@@ -3,6 +3,7 @@
     POST /api/friends                    create (answers the two seat tokens once)
     GET  /api/friends/{id}               the game (with `Authorization: Bearer TOKEN`: as that seat)
     POST /api/friends/{id}/join          take one's seat (the invitation)
+    POST /api/friends/{id}/setup         {action: place, setup} | {action: choose, colour}
     POST /api/friends/{id}/move          {move, ply}
     POST /api/friends/{id}/resign
     POST /api/friends/{id}/draw          {action: offer | accept | decline}
@@ -244,6 +245,18 @@ async def join(game_id: GameId, request: Request, authorization: Auth = None) ->
     return out
 
 
+@router.post("/{game_id}/setup")
+async def setup(
+    game_id: GameId, body: fs.SetupRequest, request: Request, authorization: Auth = None
+) -> fs.FriendStateOut:
+    """The setup stage (Dot Dash's pie): the placer places the setup text, then the other
+    player chooses a colour, which seats both."""
+    friends = _friends(request)
+    out = await friends.run(lambda st: st.setup(game_id, _token(authorization), body))
+    await friends.publish(game_id, out)
+    return out
+
+
 @router.post("/{game_id}/move")
 async def move(
     game_id: GameId, body: fs.MoveRequest, request: Request, authorization: Auth = None
@@ -339,7 +352,8 @@ async def _error(ws: WebSocket, exc: BaseException) -> None:
 @router.websocket("/{game_id}/ws")
 async def socket(ws: WebSocket, game_id: str) -> None:
     """Live updates of one game; a seat's holder may also act through it:
-    {"type": "move", "move", "ply"}, {"type": "resign"}, {"type": "draw", "action"},
+    {"type": "move", "move", "ply"}, {"type": "setup", "action", "setup" | "colour"},
+    {"type": "resign"}, {"type": "draw", "action"},
     {"type": "rematch"}, {"type": "ping"}."""
     friends: Friends = ws.app.state.friends
     lim = friends.limits
@@ -414,6 +428,9 @@ async def _handle(
         if kind == "move":
             body = fs.MoveRequest.model_validate({"move": msg.get("move"), "ply": msg.get("ply")})
             state = await friends.run(lambda st: st.move(game_id, token, body.move, body.ply))
+        elif kind == "setup":
+            req = fs.SetupRequest.model_validate({k: v for k, v in msg.items() if k != "type"})
+            state = await friends.run(lambda st: st.setup(game_id, token, req))
         elif kind == "resign":
             state = await friends.run(lambda st: st.resign(game_id, token))
         elif kind == "draw":

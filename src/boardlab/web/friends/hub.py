@@ -13,7 +13,8 @@ from typing import Any
 
 @dataclass(eq=False)
 class Listener:
-    """One connection: its seat colour (None: spectator) and its outgoing queue."""
+    """One connection: its seat colour and person when it opened (None: spectator) and its
+    outgoing queue."""
 
     colour: int | None
     person: int | None
@@ -56,11 +57,12 @@ class Hub:
         if version < self._last.get(game_id, (-1, -1.0)):
             return
         self._last[game_id] = version
+        # a person keeps their number; their colour is read from the seats (the pie's
+        # chooser may have changed seats since the connection opened)
+        colours = {seat["person"]: seat["colour"] for seat in state.get("seats", ())}
         for listener in list(self._games.get(game_id, ())):
-            message = {
-                "type": "state",
-                "state": {**state, "you": listener.colour, "person": listener.person},
-            }
+            you = listener.colour if listener.person is None else colours.get(listener.person)
+            message = {"type": "state", "state": {**state, "you": you, "person": listener.person}}
             q = listener.queue
             if q.full():
                 with contextlib.suppress(asyncio.QueueEmpty):

@@ -3,7 +3,8 @@
 A *match* is the series two people play through rematches; its people are numbered 0 (who
 created the first game) and 1 (who was invited). Each *game* has two *seats*, one per colour;
 a seat holds the SHA-256 of its secret token (the token itself is only ever in the link) and
-which person sits there, so a rematch swaps colours by swapping the people. *Moves* are the
+which person sits there, so a rematch swaps colours by swapping the people, and so does the
+pie's chooser taking the other colour. *Moves* are the
 plies in order (the rules replay them); a *result* row is written when a game ends.
 
 `Game.ply` is the row's version: a move is accepted only by the update that moves it from the
@@ -54,6 +55,11 @@ class Game(Base):
     increment_ms: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     turn_started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     next_game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # revision 3: the setup stage (Dot Dash's pie). `placer` is the person who places the
+    # stones (None: the game starts from `start` without one); `setup_stage` is "place" or
+    # "choose" while the stage lasts, None once the chooser has taken a colour.
+    setup_stage: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    placer: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     # `ply` is the version: an UPDATE names the ply it read, so a racing one changes nothing
     __mapper_args__ = {"version_id_col": ply, "version_id_generator": False}  # noqa: RUF012

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from boardlab.web import schemas as s
 
@@ -25,13 +25,25 @@ class ClockSpec(Strict):
 
 
 class CreateRequest(Strict):
-    """A new shared game: rules by name, the creator's colour, an optional clock."""
+    """A new shared game: rules by name, the creator's colour, an optional clock.
+
+    `pie` plays the game's setup stage (Dot Dash's pie rule) with the creator as the one who
+    `place`s the stones or `choose`s the colour (or `random`); the chooser's colour then
+    seats both players, so `colour` is left out. Without `pie` the game starts from the
+    rules' fixed start."""
 
     game: str = Field("dodgem", min_length=1, max_length=20)
     variant: str | None = Field(None, min_length=1, max_length=40)
     size: int | None = Field(None, ge=s.SIZE_MIN, le=s.SIZE_MAX)
     colour: Literal["first", "second", "random"] = "first"
     clock: ClockSpec | None = None
+    pie: Literal["place", "choose", "random"] | None = None
+
+    @model_validator(mode="after")
+    def _colour_or_pie(self) -> CreateRequest:
+        if self.pie is not None and "colour" in self.model_fields_set:
+            raise ValueError("with the pie the chooser takes a colour: leave out colour")
+        return self
 
 
 class MoveRequest(Strict):
@@ -39,6 +51,23 @@ class MoveRequest(Strict):
 
     move: str = Field(min_length=1, max_length=24)
     ply: int = Field(ge=0, le=s.MAX_MOVES)
+
+
+class SetupRequest(Strict):
+    """The setup stage: the placer's `place` with the setup text, or the chooser's `choose`
+    with the colour taken (0 the first player's, 1 the second's)."""
+
+    action: Literal["place", "choose"]
+    setup: str | None = Field(None, min_length=1, max_length=400)
+    colour: int | None = Field(None, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _what_each_action_needs(self) -> SetupRequest:
+        if self.action == "place" and (self.setup is None or self.colour is not None):
+            raise ValueError("place gives the setup text and no colour")
+        if self.action == "choose" and (self.colour is None or self.setup is not None):
+            raise ValueError("choose gives the colour and no setup")
+        return self
 
 
 class DrawRequest(Strict):
@@ -63,6 +92,14 @@ class ClockOut(BaseModel):
     remaining_ms: tuple[int, int]
     running: int | None
     now: float
+
+
+class SetupOut(BaseModel):
+    """The setup stage under way: `place` (the placer puts down the stones) or `choose` (the
+    other person takes a colour); `placer` is that person (0 creator, 1 invited)."""
+
+    stage: Literal["place", "choose"]
+    placer: int
 
 
 class MatchOut(BaseModel):
@@ -97,6 +134,7 @@ class FriendStateOut(BaseModel):
     match: MatchOut
     next_game: str | None
     facts: s.BoardFactsOut | None = None
+    setup: SetupOut | None = None  # the setup stage while it lasts (no move before it ends)
     updated_at: float = 0.0  # when the game last changed (server time)
     you: int | None = None
     person: int | None = None

@@ -1,10 +1,15 @@
-"""Shared games in a database: create, join, move, resign, draw, rematch, clocks, expiry.
+"""Shared games in a database: create, join, the setup stage (Dot Dash's pie), move, resign,
+draw, rematch, clocks, expiry.
 
 Every move is checked by replaying the game through the registered rules (`GameInfo` via
 `boardlab.core.registry`): the store keeps notation, never a second copy of the rules.
 A move carries the ply it was made for; `Game.ply` is a version column, so of two moves sent
 for one position exactly one is stored and the other is refused (`StaleMoveError`).
 Every change is committed before it is answered, so an acknowledged move survives a crash.
+
+A game with a setup stage begins with it: one person places the stones (`setup_stage`
+"place"), the other takes a colour ("choose"), and the seats follow that choice. No move, draw
+offer or clock runs before it ends; resigning during it aborts the game.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from boardlab.core.errors import BoardLabError, IllegalMoveError, NotationError, UsageError
 from boardlab.core.records import GameRecord
-from boardlab.core.registry import AnyRules, make_rules
+from boardlab.core.registry import AnyRules, get_game, make_rules
 from boardlab.core.session import GameSession
 from boardlab.web import schemas as s
 from boardlab.web.facts import board_facts
@@ -216,8 +221,9 @@ class FriendStore:
         fmt = rules.format_position
         left = self._clock_left(game, now, r)
         clock = None
+        staging = game.setup_stage is not None
         if left is not None and game.clock_ms is not None:
-            running = session.to_move if game.status == "playing" else None
+            running = session.to_move if game.status == "playing" and not staging else None
             clock = fs.ClockOut(
                 initial_ms=game.clock_ms,
                 increment_ms=game.increment_ms,
@@ -233,7 +239,10 @@ class FriendStore:
         elif session.result is not None:  # a game finished under the first schema
             result = result_out(session.result)
         count, score = self._score(db, game.match_id)
-        playing = game.status == "playing"
+        playing = game.status == "playing" and not staging
+        setup = None
+        if staging and game.placer is not None:
+            setup = fs.SetupOut(stage=game.setup_stage, placer=game.placer)  # type: ignore[arg-type]
         return fs.FriendStateOut(
             id=game.id,
             number=game.number,
@@ -259,6 +268,7 @@ class FriendStore:
             match=fs.MatchOut(id=game.match_id, games=count, score=score),
             next_game=game.next_game_id,
             facts=board_facts(rules, session.position),
+            setup=setup,
             updated_at=game.updated_at,
             you=None if seat is None else seat.colour,
             person=None if seat is None else seat.person,
@@ -310,9 +320,17 @@ class FriendStore:
             raise UsageError("a clock needs at least one second")
         now = self.now()
         client = client[:64]
-        colour = {"first": 0, "second": 1}.get(req.colour)
-        if colour is None:
-            colour = rng(2)
+        placer = None
+        if req.pie is not None:
+            if get_game(rules.game).setup is None:
+                raise UsageError(f"{get_game(rules.game).title} has no setup stage: leave out pie")
+            placer = {"place": 0, "choose": 1}.get(req.pie)
+            if placer is None:
+                placer = rng(2)
+            colour = 0  # for now: the chooser's colour seats both
+        else:
+            chosen = {"first": 0, "second": 1}.get(req.colour)
+            colour = rng(2) if chosen is None else chosen
         token, invite = _new_token(), _new_token()
         clock_ms = None if req.clock is None else round(req.clock.minutes * 60_000)
         increment_ms = 0 if req.clock is None else round(req.clock.increment * 1000)
@@ -334,6 +352,8 @@ class FriendStore:
                 creator_addr=client,
                 clock_ms=clock_ms,
                 increment_ms=increment_ms,
+                setup_stage=None if placer is None else "place",
+                placer=placer,
             )
             db.add(match)
             db.add(game)
@@ -382,7 +402,8 @@ class FriendStore:
                 game.updated_at = now
                 if game.status == "waiting" and all(t.joined_at is not None for t in game.seats):
                     game.status = "playing"
-                    game.turn_started_at = now
+                    # the clocks start with the first move's turn, after any setup stage
+                    game.turn_started_at = now if game.setup_stage is None else None
             return self._out(db, game, seat)
 
     # -- playing ---------------------------------------------------------------------------
@@ -406,6 +427,7 @@ class FriendStore:
         """The move's checks and its rows (inside the caller's transaction)."""
         if ply != game.ply:
             raise StaleMoveError(f"the game is at ply {game.ply}, not {ply}: the board has changed")
+        self._check_setup_done(game)
         r = self._replay(game)
         if r.session.to_move != seat.colour:  # a seat moves only for itself: 403
             names = r.rules.player_names
@@ -443,6 +465,13 @@ class FriendStore:
         game.turn_started_at = now
 
     @staticmethod
+    def _check_setup_done(game: Game) -> None:
+        if game.setup_stage == "place":
+            raise IllegalMoveError("the setup comes first: the stones are still to be placed")
+        if game.setup_stage == "choose":
+            raise IllegalMoveError("the setup comes first: a colour is still to be chosen")
+
+    @staticmethod
     def _check_playing(game: Game) -> None:
         if game.status == "waiting":
             raise IllegalMoveError("the game starts when your friend opens the invitation")
@@ -464,8 +493,8 @@ class FriendStore:
             game = self._load(db, game_id)
             seat = self._seat_of(game, token)
             now = self.now()
-            if game.status == "waiting":
-                self._finish(game, None, "aborted", now)
+            if game.status == "waiting" or (game.status == "playing" and game.setup_stage):
+                self._finish(game, None, "aborted", now)  # before the first move: no result
             else:
                 self._check_playing(game)
                 self._settle_clock(game, now)
@@ -490,6 +519,7 @@ class FriendStore:
             game = self._load(db, game_id)
             seat = self._seat_of(game, token)
             self._check_playing(game)
+            self._check_setup_done(game)
             now = self.now()
             self._settle_clock(game, now)
             if game.status != "playing":
@@ -516,7 +546,8 @@ class FriendStore:
 
     def rematch(self, game_id: str, token: str | None) -> fs.RematchOut:
         """The next game of the match, colours swapped, the same tokens (asking twice, or
-        both players asking, gives the same game)."""
+        both players asking, gives the same game). A game with a setup stage has it again,
+        the other person placing."""
         with self._tx() as db:
             game = self._load(db, game_id)
             seat = self._seat_of(game, token)
@@ -526,6 +557,7 @@ class FriendStore:
                 return fs.RematchOut(id=game.next_game_id)
             self._check_bounds(db, game.creator_addr)
             now = self.now()
+            placer = None if game.placer is None else 1 - game.placer
             nxt = Game(
                 id=_new_id(),
                 match_id=game.match_id,
@@ -533,7 +565,7 @@ class FriendStore:
                 game=game.game,
                 variant=game.variant,
                 size=game.size,
-                start=game.start,
+                start=game.start if placer is None else None,
                 status="playing",
                 ply=0,
                 created_at=now,
@@ -541,7 +573,9 @@ class FriendStore:
                 creator_addr=game.creator_addr,
                 clock_ms=game.clock_ms,
                 increment_ms=game.increment_ms,
-                turn_started_at=now,
+                turn_started_at=now if placer is None else None,
+                setup_stage=None if placer is None else "place",
+                placer=placer,
             )
             db.add(nxt)
             nxt.seats = [
@@ -558,6 +592,51 @@ class FriendStore:
             game.updated_at = now
             del seat
             return fs.RematchOut(id=nxt.id)
+
+    # -- the setup stage -------------------------------------------------------------------
+    def setup(self, game_id: str, token: str | None, req: fs.SetupRequest) -> fs.FriendStateOut:
+        """The placer places the setup (checked by the game's setup rules), then the other
+        person takes a colour: the seats follow (the chooser's token plays that colour) and the
+        setup's side to move starts, its clock running."""
+        with self._tx() as db:
+            game = self._load(db, game_id)
+            seat = self._seat_of(game, token)
+            self._check_playing(game)
+            stage = get_game(game.game).setup
+            if game.setup_stage is None or stage is None or game.placer is None:
+                raise IllegalMoveError("this game has no setup stage under way")
+            placing = seat.person == game.placer
+            now = self.now()
+            if req.action == "place":
+                if not placing:
+                    raise SeatError("your friend places the stones; you choose the colour")
+                if game.setup_stage != "place":
+                    raise IllegalMoveError("the stones are placed: a colour is to be chosen")
+                assert req.setup is not None  # the request model insists on it
+                rules = make_rules(game.game, game.variant, game.size)
+                try:
+                    position = stage.parse(rules, req.setup)
+                except NotationError as exc:
+                    raise NotationError(f"{req.setup.strip()[:60]}: {exc}") from None
+                game.start = rules.format_position(position)
+                game.setup_stage = "choose"
+            else:
+                if placing:
+                    raise SeatError("your friend chooses the colour; you placed the stones")
+                if game.setup_stage != "choose":
+                    raise IllegalMoveError("the stones are not placed yet")
+                assert req.colour is not None  # the request model insists on it
+                if seat.colour != req.colour:  # the people change seats, tokens with them
+                    a, b = game.seats
+                    a.person, b.person = b.person, a.person
+                    a.token_hash, b.token_hash = b.token_hash, a.token_hash
+                    a.joined_at, b.joined_at = b.joined_at, a.joined_at
+                    seat = game.seats[req.colour]
+                game.setup_stage = None
+                game.turn_started_at = now
+            game.updated_at = now
+            db.flush()
+            return self._out(db, game, seat)
 
     # -- housekeeping ----------------------------------------------------------------------
     def flag_if_due(self, game_id: str) -> bool:
