@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.conftest import watch_errors
+from tests.web.conftest import shot, watch_errors
 from tests.web.friends.test_restart import free_port, server
 
 pytestmark = pytest.mark.browser
@@ -213,3 +213,66 @@ def test_the_main_page_leads_to_play_a_friend(
         assert [e for e in errors if not e.startswith(EXPECTED)] == []
     finally:
         ctx.close()
+
+
+def test_a_dot_dash_game_starts_with_the_pie_across_two_devices(
+    browser: Any, live_server: str
+) -> None:
+    """The creator places three stones in English; the friend, in Japanese, sees an empty
+    board meanwhile, then the stones, takes blue; red's single stone (the creator's) moves
+    first, and the friend's board shows that move."""
+    made = []
+    try:
+        ctx, creator, errors_a = open_page(browser, live_server + "/friend")
+        made.append(ctx)
+        creator.select_option("#f-game", "dotdash")
+        creator.select_option("#f-size", "9")
+        assert creator.is_visible("#f-setup") and not creator.is_visible("#f-colour")
+        creator.select_option("#f-setup", "fixed")
+        assert creator.is_visible("#f-colour")  # the fixed start: the creator picks a colour
+        creator.select_option("#f-setup", "place")
+        assert not creator.is_visible("#f-colour")
+        creator.click("#f-start")
+        creator.wait_for_function("() => document.getElementById('f-invite').value.includes('#g=')")
+        ctx, friend, errors_b = open_page(browser, creator.input_value("#f-invite"), lang="ja")
+        made.append(ctx)
+        for pg in (creator, friend):
+            pg.wait_for_selector("body[data-status='playing'][data-conn='live']")
+        creator.wait_for_function(
+            "() => document.getElementById('f-status').textContent.startsWith('Place three')"
+        )
+        assert "友だちが石を3個置いています" in friend.inner_text("#f-status")
+        assert "あなたが色を選びます" in friend.inner_text("#f-seats")
+        creator.click("[data-pt=D5]")
+        creator.click("[data-pt=E5]")
+        assert creator.locator("[data-stone]").count() == 2
+        assert friend.locator("[data-stone]").count() == 0  # nothing is shown before all three
+        shot(creator, "friend-pie-placing-en")
+        creator.click("[data-pt=E6]")
+        friend.wait_for_selector("#f-take-1:visible")
+        assert friend.inner_text("#f-take-1") == "青を取る"
+        assert friend.locator("[data-stone]").count() == 3
+        assert "友だちが色を選んで" not in friend.inner_text("#f-status")
+        creator.wait_for_function(
+            "() => document.getElementById('f-status').textContent.includes('choosing a colour')"
+        )
+        shot(friend, "friend-pie-choosing-ja")
+        friend.click("#f-take-1")
+        for pg, seat in ((creator, "0"), (friend, "1")):
+            pg.wait_for_selector(f"body[data-seat='{seat}']")
+        state = server_state(creator)
+        assert state["setup"] is None and state["to_move"] == 0
+        assert state["start"] == state["position"] and "R" in state["position"]
+        assert creator.inner_text("#f-status").startswith("Your move")
+        assert not friend.is_visible("#f-take-1")
+        move = state["legal_moves"][0]
+        src, dst = move.split("-")
+        creator.click(f"[data-pt={src}]")
+        creator.click(f"[data-pt={dst}]")
+        wait_ply([creator, friend], 1)
+        assert move in friend.inner_text("#f-movelist")
+        for errors in (errors_a, errors_b):
+            assert [e for e in errors if not e.startswith(EXPECTED)] == []
+    finally:
+        for ctx in made:
+            ctx.close()

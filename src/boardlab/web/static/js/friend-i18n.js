@@ -69,6 +69,20 @@ const en = {
   "f.notFound": "There is no such shared game (the link may be incomplete).",
   "f.badToken": "This link's seat token is not valid for this game.",
   "f.confirmResign": "Resign this game?",
+  "f.setup": "Setup",
+  "f.setup.place": "Pie rule: you place the stones",
+  "f.setup.choose": "Pie rule: your friend places them",
+  "f.setup.random": "Pie rule: who places is drawn",
+  "f.setup.fixed": "Fixed start (no pie)",
+  "f.setupFirst": "The setup comes first: three stones, then a colour.",
+  "f.seats.place": "You place the stones; your friend then chooses a colour.",
+  "f.seats.choose": "Your friend places the stones; you then choose a colour.",
+  "f.pie.place.place": "Place three stones: one red, then two blue. Your friend then takes a colour; the single stone moves first.",
+  "f.pie.wait.place": "Your friend is placing three stones…",
+  "f.pie.watch.place": "Setup: three stones are being placed…",
+  "f.pie.choose.choose": "Choose your colour: the player with the single stone moves first.",
+  "f.pie.wait.choose": "Your friend is choosing a colour…",
+  "f.pie.watch.choose": "Setup: a colour is being chosen…",
 };
 
 /** @type {Record<string, string>} */
@@ -136,6 +150,20 @@ const ja = {
   "f.notFound": "その共有対局はありません（リンクが途中で切れているかもしれません）。",
   "f.badToken": "このリンクの席の鍵はこの対局には使えません。",
   "f.confirmResign": "この対局を投了しますか？",
+  "f.setup": "開始の配置",
+  "f.setup.place": "パイ・ルール：あなたが石を置く",
+  "f.setup.choose": "パイ・ルール：友だちが石を置く",
+  "f.setup.random": "パイ・ルール：置く人は抽選",
+  "f.setup.fixed": "固定の初期配置（パイなし）",
+  "f.setupFirst": "まず配置です：石を3個置き、次に色を選びます。",
+  "f.seats.place": "あなたが石を置き、友だちが色を選びます。",
+  "f.seats.choose": "友だちが石を置き、あなたが色を選びます。",
+  "f.pie.place.place": "石を3個置いてください：赤を1個、続けて青を2個。そのあと友だちが色を選びます。1個だけの石の持ち主が先手です。",
+  "f.pie.wait.place": "友だちが石を3個置いています…",
+  "f.pie.watch.place": "配置中：石が3個置かれるところです…",
+  "f.pie.choose.choose": "色を選んでください。1個だけの石の持ち主が先手です。",
+  "f.pie.wait.choose": "友だちが色を選んでいます…",
+  "f.pie.watch.choose": "配置中：色が選ばれるところです…",
 };
 
 /** @type {Record<string, Record<string, string>>} */

@@ -1,7 +1,8 @@
 // @ts-check
 // Play a friend: create a shared game, hand out the invitation and watch links, and play it
 // live. The server's state is the only truth: moves are sent over HTTP and every change comes
-// back over the game's WebSocket. When the socket drops the page polls every few seconds and
+// back over the game's WebSocket. A game with a setup stage (Dot Dash's pie) starts with it:
+// one person places three stones on the board, the other takes a colour. When the socket drops the page polls every few seconds and
 // reconnects with a growing pause; both stop once the socket is back.
 
 import { createDodgemBoard } from "./boards/dodgem.js";
@@ -75,7 +76,8 @@ function fillForm() {
   const variant = /** @type {HTMLSelectElement} */ ($("f-variant"));
   const size = /** @type {HTMLSelectElement} */ ($("f-size"));
   const colour = /** @type {HTMLSelectElement} */ ($("f-colour"));
-  const keep = { game: game.value, variant: variant.value, size: size.value, colour: colour.value };
+  const setup = /** @type {HTMLSelectElement} */ ($("f-setup"));
+  const keep = { game: game.value, variant: variant.value, size: size.value, colour: colour.value, setup: setup.value };
   game.replaceChildren(...cat.games.map((/** @type {any} */ g) => new Option(g.title, g.name)));
   game.value = keep.game || cat.games[0].name;
   const info = cat.games.find((/** @type {any} */ g) => g.name === game.value) || cat.games[0];
@@ -90,6 +92,13 @@ function fillForm() {
     new Option(ft("f.colour.random"), "random"),
   );
   colour.value = keep.colour || "first";
+  // a game with a setup stage offers it (the rules' way to start) or the fixed start
+  $("f-setup-row").hidden = !info.setup;
+  setup.replaceChildren(
+    ...["place", "choose", "random", "fixed"].map((k) => new Option(ft(`f.setup.${k}`), k)),
+  );
+  setup.value = keep.setup || "place";
+  $("f-colour-row").hidden = Boolean(info.setup) && setup.value !== "fixed";
 }
 
 async function showCreate() {
@@ -98,7 +107,7 @@ async function showCreate() {
   $("f-side").hidden = true;
   page.catalogue = await call("GET", "/api/games");
   fillForm();
-  for (const id of ["f-game", "f-variant"]) $(id).addEventListener("change", fillForm);
+  for (const id of ["f-game", "f-variant", "f-setup"]) $(id).addEventListener("change", fillForm);
   $("f-clock-on").addEventListener("change", () => {
     $("f-clock-row").hidden = !(/** @type {HTMLInputElement} */ ($("f-clock-on")).checked);
   });
@@ -112,6 +121,10 @@ async function create() {
   const val = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).value;
   /** @type {Record<string, unknown>} */
   const body = { game: val("f-game"), variant: val("f-variant"), size: Number(val("f-size")), colour: val("f-colour") };
+  if (!$("f-setup-row").hidden && val("f-setup") !== "fixed") {
+    body.pie = val("f-setup");
+    delete body.colour; // the chooser's colour seats both players
+  }
   if (/** @type {HTMLInputElement} */ ($("f-clock-on")).checked) {
     body.clock = { minutes: Number(val("f-minutes")), increment: Number(val("f-increment")) };
   }
@@ -246,6 +259,7 @@ function blocked() {
   if (!s) return ft("f.over");
   if (s.you === null || s.you === undefined) return ft("f.watchOnly");
   if (s.status !== "playing") return ft("f.over");
+  if (s.setup) return ft("f.setupFirst");
   if (s.to_move !== s.you) return ft("f.notYourTurn");
   return null;
 }
@@ -260,7 +274,22 @@ const handlers = {
   /** @param {string | null} text */
   onIllegal: (text) => say(text || ""),
   canAct: blocked,
+  /** The placer's three stones (setup text); false when refused. @param {string} setup */
+  onPiePlaced: async (setup) => Boolean(await act("setup", { action: "place", setup })),
+  /** @param {unknown} err */
+  onError: (err) => say(String(/** @type {any} */ (err)?.message || err)),
 };
+
+/** The viewer's part in the setup stage now: "place", "choose", "wait" (the friend's turn)
+ * or "watch"; null when there is no setup stage under way. */
+function setupRole() {
+  const s = page.state;
+  if (!s || !s.setup || s.status !== "playing") return null;
+  if (s.you === null || s.you === undefined) return "watch";
+  const placing = s.person === s.setup.placer;
+  if (s.setup.stage === "place") return placing ? "place" : "wait";
+  return placing ? "wait" : "choose";
+}
 
 // -- drawing -----------------------------------------------------------------------------------
 const cname = (/** @type {number} */ p) => colourName(page.state.players[p]);
@@ -303,7 +332,8 @@ function drawBoard() {
     lastMover: (s.to_move + 1) % 2,
     evals: null,
     interactive: blocked() === null,
-    pie: null,
+    // while the stones are placed: the placer places them here, everyone else sees an empty board
+    pie: s.setup && s.setup.stage === "place" && s.status === "playing" ? (setupRole() === "place" ? "place" : "wait") : null,
   });
 }
 
@@ -314,7 +344,10 @@ function drawStatus() {
   const seat = s.you !== null && s.you !== undefined;
   dot.className = `turn-dot p${s.to_move}`;
   dot.style.background = `var(--${s.players[s.to_move]}, var(--accent))`;
+  const role = setupRole();
+  if (role) dot.style.background = "var(--muted, var(--accent))";
   if (s.status === "waiting") text.textContent = seat ? ft("f.waiting") : ft("f.waitingWatch");
+  else if (role) text.textContent = ft(`f.pie.${role}.${s.setup.stage}`);
   else if (s.status === "expired") text.textContent = ft("f.expired");
   else if (s.result) {
     const reason = ft(`f.reason.${s.result.reason}`);
@@ -332,7 +365,13 @@ function drawControls() {
   $("f-controls").hidden = false;
   $("f-resign").hidden = !seat || !(playing || s.status === "waiting");
   const offerToMe = playing && seat && s.draw_offer !== null && s.draw_offer !== s.you;
-  $("f-draw").hidden = !seat || !playing || offerToMe;
+  const choosing = setupRole() === "choose";
+  for (const p of [0, 1]) {
+    const b = $(`f-take-${p}`);
+    b.hidden = !choosing;
+    b.textContent = t("dd.choose", { colour: cname(p) });
+  }
+  $("f-draw").hidden = !seat || !playing || offerToMe || Boolean(s.setup);
   /** @type {HTMLButtonElement} */ ($("f-draw")).disabled = s.draw_offer === s.you;
   $("f-accept").hidden = !offerToMe;
   $("f-decline").hidden = !offerToMe;
@@ -350,7 +389,9 @@ function drawSide() {
   const games = ft(`f.games.${s.match.games === 1 ? "one" : "other"}`, { n: s.match.games });
   const fmt = (/** @type {number} */ x) => (Number.isInteger(x) ? String(x) : `${Math.floor(x) || ""}½`);
   $("f-score").textContent = ft("f.score", { a: names[0], sa: fmt(sc[me]), sb: fmt(sc[1 - me]), b: names[1], n: games });
-  $("f-seats").textContent = seat ? ft("f.seats", { colour: cword(s.you) }) : ft("f.spectator");
+  const role = setupRole();
+  if (role && seat) $("f-seats").textContent = ft(s.person === s.setup.placer ? "f.seats.place" : "f.seats.choose");
+  else $("f-seats").textContent = seat ? ft("f.seats", { colour: cword(s.you) }) : ft("f.spectator");
   const list = $("f-movelist");
   list.replaceChildren();
   for (let i = 0; i < s.moves.length; i += 2) {
@@ -407,6 +448,7 @@ function wire() {
     if (confirm(ft("f.confirmResign"))) act("resign");
   });
   $("f-draw").addEventListener("click", () => act("draw", { action: "offer" }));
+  for (const p of [0, 1]) $(`f-take-${p}`).addEventListener("click", () => act("setup", { action: "choose", colour: p }));
   $("f-accept").addEventListener("click", () => act("draw", { action: "accept" }));
   $("f-decline").addEventListener("click", () => act("draw", { action: "decline" }));
   $("f-rematch").addEventListener("click", async () => {

@@ -2,7 +2,9 @@
 // Dot Dash board: points with red and blue stones, five-in-a-rows drawn as lines, scores and
 // reserves, and the pie setup as a two-step dialogue (place three stones, then choose). Against
 // the computer the human first says who places: the computer then chooses or places through
-// the handlers `onPieChoose(setup)` and `onPiePlace()` (promises), which the app answers.
+// the handlers `onPieChoose(setup)` and `onPiePlace()` (promises), which the app answers. In a
+// game with a friend on another device the view's `pie` is "place" (this player places: the
+// three stones go to `onPiePlaced(setup)`) or "wait" (the friend is placing: an empty board).
 
 import { getLang, t } from "../i18n.js";
 import { moveEnds } from "../position.js";
@@ -18,13 +20,13 @@ const COLOURS = { red: "#e0483e", blue: "#2f6fdf" };
 
 /**
  * The pie dialogue under way: stones placed so far ([point, "R" | "B"]), against whom, and
- * whether the computer is answering.
- * @typedef {{placed: [string, string][], vs: "humans" | "computer", busy: boolean}} Setup
+ * whether the computer (or, "remote", the server) is answering.
+ * @typedef {{placed: [string, string][], vs: "humans" | "computer" | "remote", busy: boolean}} Setup
  * @typedef {import("./dodgem.js").BoardView} BoardView
  * @typedef {import("./dodgem.js").BoardHandlers & {
  *   onSetup: (setup: string, colour: number, chooser: "human" | null) => void,
  *   onPieBegin: () => void, onPiePlace: () => Promise<string>, onPieChoose: (setup: string) => Promise<void>,
- *   onError: (err: unknown) => void}} PieHandlers
+ *   onPiePlaced?: (setup: string) => Promise<boolean>, onError: (err: unknown) => void}} PieHandlers
  */
 
 /** @param {number} c @param {number} r */
@@ -403,7 +405,17 @@ export function createDotDashBoard(host, handlers) {
     if (setup.placed.length === 3) zoomOut();
     if (setup.placed.length < 3) handlers.onIllegal(t("dd.setup1"));
     else if (setup.vs === "computer") computerChooses();
+    else if (setup.vs === "remote") sendPlacement();
     else askChoice();
+  }
+
+  /** Send the three stones to the friend's game; refused, they stay to be changed. */
+  async function sendPlacement() {
+    const current = setup;
+    if (!current || !handlers.onPiePlaced) return;
+    current.busy = true;
+    const ok = await handlers.onPiePlaced(setupText(current.placed));
+    if (!ok && setup === current) current.busy = false;
   }
 
   async function computerChooses() {
@@ -536,6 +548,11 @@ export function createDotDashBoard(host, handlers) {
       const samePos = view && view.state.position === next.state.position;
       view = next;
       pos = parsePosition(next.state.position);
+      if (next.pie === "place" || next.pie === "wait") {
+        // the friend game's setup stage: stones placed here, or an empty board while the friend places
+        if (!setup || setup.vs !== "remote" || next.pie === "wait") setup = { placed: [], vs: "remote", busy: false };
+        if (next.pie === "wait") setup.busy = true;
+      } else if (setup && setup.vs === "remote") setup = null;
       if (!samePos || !next.interactive) selected = null;
       if (!samePos) zoomOut();
       drawInfo();
