@@ -14,6 +14,7 @@ import pytest
 from boardlab.cli.join import Client, parse_link
 from boardlab.cli.main import main
 from boardlab.core.errors import UsageError
+from boardlab.core.registry import make_rules
 from boardlab.web import create_app
 from tests.web.conftest import serving
 
@@ -164,3 +165,82 @@ def test_the_terminal_reconnects_after_the_server_is_killed(tmp_path: Path) -> N
     assert result == [0]
     assert final["status"] == "over" and final["moves"][:4] == before["moves"][:4]
     assert any("reconnecting" in line for line in printed)
+
+
+@pytest.mark.parametrize("terminal", ["place", "choose"])
+def test_the_terminal_plays_the_pie_of_a_shared_dot_dash_game(
+    tmp_path: Path, terminal: str
+) -> None:
+    """The invited friend in the terminal places the stones (a refused setup first, then the
+    fixed start by Enter) or takes blue (after a word that is no colour); the creator does the
+    other part over HTTP, and the game goes on to moves and a resignation."""
+    app = create_app(tables=tmp_path / "tables")
+    app.state.friends.configure(f"sqlite:///{tmp_path / 'f.sqlite3'}")
+    creator_part = "choose" if terminal == "place" else "place"
+    with serving(app) as base:
+        created = httpx.post(
+            f"{base}/api/friends", json={"game": "dotdash", "size": 9, "pie": creator_part}
+        ).json()
+        gid = created["id"]
+        auth = {"Authorization": f"Bearer {created['token']}"}
+        stop = threading.Event()
+
+        def creator() -> None:
+            while not stop.is_set():
+                s = httpx.get(f"{base}/api/friends/{gid}", headers=auth).json()
+                setup = s["setup"]
+                if s["status"] == "playing" and setup is not None:
+                    if creator_part == setup["stage"] == "place":
+                        body = {"action": "place", "setup": "setup R:C3 B:G7,G6 r"}
+                        httpx.post(f"{base}/api/friends/{gid}/setup", json=body, headers=auth)
+                    elif creator_part == "choose" == setup["stage"]:
+                        body = {"action": "choose", "colour": 0}
+                        httpx.post(f"{base}/api/friends/{gid}/setup", json=body, headers=auth)
+                elif s["status"] == "playing" and s["to_move"] == s["you"]:
+                    httpx.post(
+                        f"{base}/api/friends/{gid}/move",
+                        json={"move": s["legal_moves"][0], "ply": s["ply"]},
+                        headers=auth,
+                    )
+                elif s["status"] not in ("waiting", "playing"):
+                    return
+                time.sleep(0.05)
+
+        printed: list[str] = []
+        prompts: list[str] = []
+        client: Client
+
+        def ask(prompt: str) -> str:
+            prompts.append(prompt)
+            state: Any = client.state
+            if prompt.startswith("place"):
+                return "setup R:A1 B:A2 r" if prompts.count(prompt) == 1 else ""
+            if prompt.startswith("choose"):
+                return "green" if prompts.count(prompt) == 1 else "b"
+            if state["status"] != "playing":
+                return "quit"
+            if len([p for p in prompts if "to move" in p]) > 2:
+                return "resign"
+            return str(state["legal_moves"][0])
+
+        link = parse_link(f"{base}/friend#g={gid}&t={created['invite_token']}")
+        client = Client(link, ask, say=lambda x: printed.append(str(x)))
+        thread = threading.Thread(target=creator, daemon=True)
+        thread.start()
+        try:
+            assert client.run() == 0
+        finally:
+            stop.set()
+            thread.join(5)
+        final = httpx.get(f"{base}/api/friends/{gid}").json()
+        assert final["result"]["reason"] == "resignation" and final["result"]["winner"] == 0
+        assert client.state is not None and client.state["you"] == 1  # blue, both ways
+        assert len(final["moves"]) == 5  # red, then blue's two moves, each answered by red
+        if terminal == "place":
+            assert any(line.startswith("[red]") and "A1" in line for line in printed)
+            assert final["start"].endswith(" r") and final["start"] != final["position"]
+            placed = make_rules("dotdash", None, 9).start()
+            assert final["start"] == make_rules("dotdash", None, 9).format_position(placed)
+        else:
+            assert any(line.startswith("[red]") and "green" in line for line in printed)
+            assert any("choose your colour" in line for line in printed)

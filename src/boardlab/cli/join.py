@@ -3,7 +3,8 @@
 LINK is the invitation link (`http://HOST:PORT/friend#g=GAME&t=TOKEN`): its token's seat is
 played here; a watch link (no `t=`) follows the game read-only. The game's socket brings
 every change; moves and commands go back over it. A dropped connection is retried with a
-growing pause, and the game goes on where it was.
+growing pause, and the game goes on where it was. A game with a setup stage (Dot Dash's pie)
+asks its placer for the setup text and the other player for a colour first.
 """
 
 from __future__ import annotations
@@ -127,7 +128,10 @@ class Client:
                         return True
                     ws.send(json.dumps({"type": "rematch"}))
                     continue
-                if self._my_turn() and self.pending is None:
+                role = self._setup_role()
+                if role in ("place", "choose") and self.pending is None:
+                    self._setup_turn(ws, role)
+                elif role is None and self._my_turn() and self.pending is None:
                     self._turn(ws)
 
     def _handle(self, msg: dict[str, Any]) -> bool:
@@ -146,6 +150,56 @@ class Client:
     def _my_turn(self) -> bool:
         s = self.state
         return bool(s and s["status"] == "playing" and s.get("you") == s["to_move"])
+
+    def _setup_role(self) -> str | None:
+        """This seat's part in the setup stage under way: place, choose, wait or watch; None
+        when there is none."""
+        s = self.state
+        setup = s.get("setup") if s else None
+        if not s or not setup or s["status"] != "playing":
+            return None
+        if s.get("you") is None:
+            return "watch"
+        placing = s.get("person") == setup["placer"]
+        if setup["stage"] == "place":
+            return "place" if placing else "wait"
+        return "wait" if placing else "choose"
+
+    def _setup_turn(self, ws: Any, role: str) -> None:
+        """Ask for the setup text (Enter: the rules' fixed start) or the colour, and send it."""
+        s = self.state
+        assert s is not None
+        stage = get_game(s["game"]).setup
+        assert stage is not None  # the server has a setup stage only for such games
+        rules = make_rules(s["game"], s["variant"], s["size"])
+        default = stage.describe(rules.start())
+        names = s["players"]
+        while True:
+            if role == "place":
+                prompt = f"place three stones (Enter: {default})> "
+            else:
+                prompt = f"choose a colour ({' or '.join(names)})> "
+            line = self._read(prompt)
+            if line is None or line.lower() in ("quit", "q", "exit"):
+                raise _Quit
+            if line.lower() in ("help", "?"):
+                self.say(f"[bold]{get_game(s['game']).title} setup:[/] {stage.summary}.")
+                continue
+            if line.lower() == "resign":
+                self.pending = _key(s)
+                ws.send(json.dumps({"type": "resign"}))
+                return
+            if role == "place":
+                body: dict[str, Any] = {"action": "place", "setup": line or default}
+            else:
+                try:
+                    body = {"action": "choose", "colour": stage.parse_choice(line)}
+                except BoardLabError as exc:
+                    self.say(f"[red]{exc}[/]")
+                    continue
+            self.pending = _key(s)
+            ws.send(json.dumps({"type": "setup", **body}))
+            return
 
     def _read(self, prompt: str) -> str | None:
         try:
@@ -190,6 +244,9 @@ class Client:
         if key == self.shown:
             return
         self.shown = key
+        if self._setup_role() is not None and s["setup"]["stage"] == "place":
+            self.say(self._status_line())  # no stones on the board yet
+            return
         rules = make_rules(s["game"], s["variant"], s["size"])
         position = rules.parse_position(s["position"])
         last = rules.parse_move(s["moves"][-1]) if s["moves"] else None
@@ -222,6 +279,17 @@ class Client:
         offer = ""
         if s["draw_offer"] is not None and you is not None and s["draw_offer"] != you:
             offer = " · your friend offers a draw (accept / decline)"
+        role = self._setup_role()
+        if role is not None:
+            stage = s["setup"]["stage"]
+            return {
+                ("place", "place"): "setup: you place three stones; your friend then chooses",
+                ("wait", "place"): "setup: your friend is placing three stones…",
+                ("watch", "place"): "setup: three stones are being placed (watching)",
+                ("choose", "choose"): "setup: choose your colour; the single stone moves first",
+                ("wait", "choose"): "setup: your friend is choosing a colour…",
+                ("watch", "choose"): "setup: a colour is being chosen (watching)",
+            }[role, stage]
         if you is None:
             return f"{names[s['to_move']]} to move (watching){clock}"
         turn = "your move" if you == s["to_move"] else f"{names[s['to_move']]} to move"
@@ -233,7 +301,8 @@ class _Quit(Exception):
 
 
 def _key(state: dict[str, Any]) -> tuple[Any, ...]:
-    return (state["id"], state["ply"], state["status"], state["draw_offer"])
+    setup = state.get("setup") or {}
+    return (state["id"], state["ply"], state["status"], state["draw_offer"], setup.get("stage"))
 
 
 def _points(x: float) -> str:
