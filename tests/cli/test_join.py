@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,62 +41,79 @@ def test_a_bad_link_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str])
     assert "not a Play a friend link" in err and "Traceback" not in err
 
 
-@pytest.mark.slow
-def test_the_terminal_plays_a_whole_shared_game(tmp_path: Path) -> None:
+Post = Callable[[str, dict[str, Any]], Any]
+
+
+def play_in_terminal(
+    tmp_path: Path,
+    game: dict[str, Any],
+    creator: Callable[[Post, dict[str, Any]], None],
+    answer: Callable[[str, Any], str],
+) -> tuple[dict[str, Any], Client, list[str]]:
+    """Serve the web app and create the shared `game` over HTTP. The creator's thread polls
+    the game and calls `creator(post, state)` each time (`post(action, body)` posts as the
+    creator) until it ends, while the terminal's Client plays the invitation's seat, answering
+    each prompt with `answer(prompt, state)`. The final state, the client, what it printed."""
     app = create_app(tables=tmp_path / "tables")
     app.state.friends.configure(f"sqlite:///{tmp_path / 'f.sqlite3'}")
     with serving(app) as base:
-        created = httpx.post(
-            f"{base}/api/friends", json={"game": "dodgem", "size": 3, "colour": "first"}
-        ).json()
+        created = httpx.post(f"{base}/api/friends", json=game).json()
         gid = created["id"]
         auth = {"Authorization": f"Bearer {created['token']}"}
         stop = threading.Event()
 
-        def creator() -> None:  # plays blue over HTTP whenever it is blue's turn
+        def post(action: str, body: dict[str, Any]) -> Any:
+            return httpx.post(f"{base}/api/friends/{gid}/{action}", json=body, headers=auth)
+
+        def poll() -> None:
             while not stop.is_set():
-                s = httpx.get(f"{base}/api/friends/{gid}").json()
-                if s["status"] == "playing" and s["to_move"] == 0:
-                    httpx.post(
-                        f"{base}/api/friends/{gid}/move",
-                        json={"move": s["legal_moves"][0], "ply": s["ply"]},
-                        headers=auth,
-                    )
-                elif s["status"] not in ("waiting", "playing"):
+                s = httpx.get(f"{base}/api/friends/{gid}", headers=auth).json()
+                if s["status"] not in ("waiting", "playing"):
                     return
+                creator(post, s)
                 time.sleep(0.05)
 
-        printed: list[str] = []
-        typed: list[str] = []
-        client: Client
-
-        def ask(prompt: str) -> str:
-            state: Any = client.state
-            if state["status"] != "playing":
-                typed.append("quit")
-                return "quit"
-            if not typed:
-                typed.append("b2-b2")  # not a move: refused, the game goes on
-                return "b2-b2"
-            typed.append(state["legal_moves"][-1])
-            return str(state["legal_moves"][-1])
-
+        printed: list[Any] = []
         link = parse_link(f"{base}/friend#g={gid}&t={created['invite_token']}")
-        client = Client(link, ask, say=lambda x: printed.append(str(x)))
-        thread = threading.Thread(target=creator, daemon=True)
+        client = Client(link, lambda prompt: answer(prompt, client.state), printed.append)
+        thread = threading.Thread(target=poll, daemon=True)
         thread.start()
         try:
             assert client.run() == 0
         finally:
             stop.set()
             thread.join(5)
-        final = httpx.get(f"{base}/api/friends/{gid}").json()
-        assert final["status"] == "over" and final["result"] is not None
-        red_moves = final["moves"][1::2]
-        assert red_moves == [m for m in typed if m not in ("quit", "b2-b2")]
-        assert any("wins" in line or "Draw" in line for line in printed)
-        assert any(line.startswith("[red]") and "b2" in line for line in printed)  # refused
-        assert client.state is not None and client.state["you"] == 1
+        return httpx.get(f"{base}/api/friends/{gid}").json(), client, [str(x) for x in printed]
+
+
+def first_move_when_mine(post: Post, s: dict[str, Any]) -> None:
+    """The creator's part in the game: its first legal move whenever it is its turn."""
+    if s["status"] == "playing" and s["setup"] is None and s["to_move"] == s["you"]:
+        post("move", {"move": s["legal_moves"][0], "ply": s["ply"]})
+
+
+@pytest.mark.slow
+def test_the_terminal_plays_a_whole_shared_game(tmp_path: Path) -> None:
+    typed: list[str] = []
+
+    def answer(prompt: str, state: Any) -> str:
+        if state["status"] != "playing":
+            typed.append("quit")
+            return "quit"
+        if not typed:
+            typed.append("b2-b2")  # not a move: refused, the game goes on
+            return "b2-b2"
+        typed.append(state["legal_moves"][-1])
+        return str(state["legal_moves"][-1])
+
+    game = {"game": "dodgem", "size": 3, "colour": "first"}
+    final, client, printed = play_in_terminal(tmp_path, game, first_move_when_mine, answer)
+    assert final["status"] == "over" and final["result"] is not None
+    red_moves = final["moves"][1::2]
+    assert red_moves == [m for m in typed if m not in ("quit", "b2-b2")]
+    assert any("wins" in line or "Draw" in line for line in printed)
+    assert any(line.startswith("[red]") and "b2" in line for line in printed)  # refused
+    assert client.state is not None and client.state["you"] == 1
 
 
 @pytest.mark.parametrize(
@@ -174,73 +192,39 @@ def test_the_terminal_plays_the_pie_of_a_shared_dot_dash_game(
     """The invited friend in the terminal places the stones (a refused setup first, then the
     fixed start by Enter) or takes blue (after a word that is no colour); the creator does the
     other part over HTTP, and the game goes on to moves and a resignation."""
-    app = create_app(tables=tmp_path / "tables")
-    app.state.friends.configure(f"sqlite:///{tmp_path / 'f.sqlite3'}")
     creator_part = "choose" if terminal == "place" else "place"
-    with serving(app) as base:
-        created = httpx.post(
-            f"{base}/api/friends", json={"game": "dotdash", "size": 9, "pie": creator_part}
-        ).json()
-        gid = created["id"]
-        auth = {"Authorization": f"Bearer {created['token']}"}
-        stop = threading.Event()
 
-        def creator() -> None:
-            while not stop.is_set():
-                s = httpx.get(f"{base}/api/friends/{gid}", headers=auth).json()
-                setup = s["setup"]
-                if s["status"] == "playing" and setup is not None:
-                    if creator_part == setup["stage"] == "place":
-                        body = {"action": "place", "setup": "setup R:C3 B:G7,G6 r"}
-                        httpx.post(f"{base}/api/friends/{gid}/setup", json=body, headers=auth)
-                    elif creator_part == "choose" == setup["stage"]:
-                        body = {"action": "choose", "colour": 0}
-                        httpx.post(f"{base}/api/friends/{gid}/setup", json=body, headers=auth)
-                elif s["status"] == "playing" and s["to_move"] == s["you"]:
-                    httpx.post(
-                        f"{base}/api/friends/{gid}/move",
-                        json={"move": s["legal_moves"][0], "ply": s["ply"]},
-                        headers=auth,
-                    )
-                elif s["status"] not in ("waiting", "playing"):
-                    return
-                time.sleep(0.05)
+    def creator(post: Post, s: dict[str, Any]) -> None:
+        stage = (s["setup"] or {}).get("stage")
+        if creator_part == stage == "place":
+            post("setup", {"action": "place", "setup": "setup R:C3 B:G7,G6 r"})
+        elif creator_part == stage == "choose":
+            post("setup", {"action": "choose", "colour": 0})
+        first_move_when_mine(post, s)
 
-        printed: list[str] = []
-        prompts: list[str] = []
-        client: Client
+    prompts: list[str] = []
 
-        def ask(prompt: str) -> str:
-            prompts.append(prompt)
-            state: Any = client.state
-            if prompt.startswith("place"):
-                return "setup R:A1 B:A2 r" if prompts.count(prompt) == 1 else ""
-            if prompt.startswith("choose"):
-                return "green" if prompts.count(prompt) == 1 else "b"
-            if state["status"] != "playing":
-                return "quit"
-            if len([p for p in prompts if "to move" in p]) > 2:
-                return "resign"
-            return str(state["legal_moves"][0])
+    def answer(prompt: str, state: Any) -> str:
+        prompts.append(prompt)
+        if prompt.startswith("place"):
+            return "setup R:A1 B:A2 r" if prompts.count(prompt) == 1 else ""
+        if prompt.startswith("choose"):
+            return "green" if prompts.count(prompt) == 1 else "b"
+        if state["status"] != "playing":
+            return "quit"
+        if len([p for p in prompts if "to move" in p]) > 2:
+            return "resign"
+        return str(state["legal_moves"][0])
 
-        link = parse_link(f"{base}/friend#g={gid}&t={created['invite_token']}")
-        client = Client(link, ask, say=lambda x: printed.append(str(x)))
-        thread = threading.Thread(target=creator, daemon=True)
-        thread.start()
-        try:
-            assert client.run() == 0
-        finally:
-            stop.set()
-            thread.join(5)
-        final = httpx.get(f"{base}/api/friends/{gid}").json()
-        assert final["result"]["reason"] == "resignation" and final["result"]["winner"] == 0
-        assert client.state is not None and client.state["you"] == 1  # blue, both ways
-        assert len(final["moves"]) == 5  # red, then blue's two moves, each answered by red
-        if terminal == "place":
-            assert any(line.startswith("[red]") and "A1" in line for line in printed)
-            assert final["start"].endswith(" r") and final["start"] != final["position"]
-            placed = make_rules("dotdash", None, 9).start()
-            assert final["start"] == make_rules("dotdash", None, 9).format_position(placed)
-        else:
-            assert any(line.startswith("[red]") and "green" in line for line in printed)
-            assert any("choose your colour" in line for line in printed)
+    game = {"game": "dotdash", "size": 9, "pie": creator_part}
+    final, client, printed = play_in_terminal(tmp_path, game, creator, answer)
+    assert final["result"]["reason"] == "resignation" and final["result"]["winner"] == 0
+    assert client.state is not None and client.state["you"] == 1  # blue, both ways
+    assert len(final["moves"]) == 5  # red, then blue's two moves, each answered by red
+    if terminal == "place":
+        assert any(line.startswith("[red]") and "A1" in line for line in printed)
+        rules = make_rules("dotdash", None, 9)
+        assert final["start"] == rules.format_position(rules.start()) != final["position"]
+    else:
+        assert any(line.startswith("[red]") and "green" in line for line in printed)
+        assert any("choose your colour" in line for line in printed)
