@@ -242,7 +242,7 @@ class FriendStore:
         playing = game.status == "playing" and not staging
         setup = None
         if staging and game.placer is not None:
-            setup = fs.SetupOut(stage=game.setup_stage, placer=game.placer)  # type: ignore[arg-type]
+            setup = fs.SetupOut.model_validate({"stage": game.setup_stage, "placer": game.placer})
         return fs.FriendStateOut(
             id=game.id,
             number=game.number,

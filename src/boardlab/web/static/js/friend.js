@@ -333,7 +333,7 @@ function drawBoard() {
     evals: null,
     interactive: blocked() === null,
     // while the stones are placed: the placer places them here, everyone else sees an empty board
-    pie: s.setup && s.setup.stage === "place" && s.status === "playing" ? (setupRole() === "place" ? "place" : "wait") : null,
+    pie: setupRole() && s.setup.stage === "place" ? (setupRole() === "place" ? "place" : "wait") : null,
   });
 }
 
