@@ -369,6 +369,7 @@ function drawControls() {
   for (const p of [0, 1]) {
     const b = $(`f-take-${p}`);
     b.hidden = !choosing;
+    b.className = `primary take c-${s.players[p]}`;
     b.textContent = t("dd.choose", { colour: cname(p) });
   }
   $("f-draw").hidden = !seat || !playing || offerToMe || Boolean(s.setup);
