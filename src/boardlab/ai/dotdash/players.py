@@ -16,7 +16,9 @@ there, so its levels search deeper (`BOARD_LEVELS`): level 1 two plies with 15% 
 random, then three, four and five plies (level 4 with a coarser tie-break). On 10×10 to
 12×12 the steps were too wide: level 1 blunders less, and levels 3 and 4 take a coarser
 tie-break, level 4 a fixed 3 plies; so do levels 3 and 4 under frozen stones on 13×13 and
-14×14 (`MODE_LEVELS`), where level 4's second of deepening won nearly every game.
+14×14 (`MODE_LEVELS`), where level 4's second of deepening won nearly every game. With
+captures on 19×19, where level 4's second searches no deeper than level 3, level 3 takes the
+coarse tie-break.
 
 Every level draws its small random tie-breaks from the generator it is given, so a league is
 reproducible from its seed.
