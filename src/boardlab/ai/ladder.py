@@ -102,6 +102,10 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     # 17×17 and 18×18: 10 games per ordered pair
     ("dotdash", "capture-unlimited", 17): {"random": 0, "1": 645, "2": 871, "3": 1219, "4": 1219},
     ("dotdash", "capture-unlimited", 18): {"random": 0, "1": 446, "2": 585, "3": 687, "4": 867},
+    # capture 19×19 with the coarse level 3: levels 1 and 2 from the ladder (whose cross table
+    # was the same game for game with and without the limit), 2-3 and 3-4 measured again
+    ("dotdash", "capture", 19): {"random": 0, "1": 763, "2": 1087, "3": 1296, "4": 1382},
+    ("dotdash", "capture-unlimited", 19): {"random": 0, "1": 763, "2": 1087, "3": 1296, "4": 1382},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
 # the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the
