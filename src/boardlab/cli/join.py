@@ -169,7 +169,8 @@ class Client:
         """Ask for the setup text (Enter: the rules' fixed start) or the colour, and send it."""
         s = self.state
         assert s is not None
-        stage = get_game(s["game"]).setup
+        info = get_game(s["game"])
+        stage = info.setup
         assert stage is not None  # the server has a setup stage only for such games
         rules = make_rules(s["game"], s["variant"], s["size"])
         default = stage.describe(rules.start())
@@ -183,7 +184,7 @@ class Client:
             if line is None or line.lower() in ("quit", "q", "exit"):
                 raise _Quit
             if line.lower() in ("help", "?"):
-                self.say(f"[bold]{get_game(s['game']).title} setup:[/] {stage.summary}.")
+                self.say(f"[bold]{info.title} setup:[/] {stage.summary}.")
                 continue
             if line.lower() == "resign":
                 self.pending = _key(s)

@@ -380,7 +380,7 @@ async def socket(ws: WebSocket, game_id: str) -> None:
         await _error(ws, exc)
         await ws.close(code=1008, reason="refused")
         return
-    listener = Listener(colour=state.you, person=state.person)
+    listener = Listener(person=state.person)
     friends.hub.add(game_id, listener)
     friends.ensure_ticker()
     await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})

@@ -13,10 +13,9 @@ from typing import Any
 
 @dataclass(eq=False)
 class Listener:
-    """One connection: its seat colour and person when it opened (None: spectator) and its
-    outgoing queue."""
+    """One connection: the person of its seat (None: spectator) and its outgoing queue. The
+    seat's colour is read from each state's seats (the pie's chooser may change seats)."""
 
-    colour: int | None
     person: int | None
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(64))
 
@@ -57,11 +56,9 @@ class Hub:
         if version < self._last.get(game_id, (-1, -1.0)):
             return
         self._last[game_id] = version
-        # a person keeps their number; their colour is read from the seats (the pie's
-        # chooser may have changed seats since the connection opened)
         colours = {seat["person"]: seat["colour"] for seat in state.get("seats", ())}
         for listener in list(self._games.get(game_id, ())):
-            you = listener.colour if listener.person is None else colours.get(listener.person)
+            you = None if listener.person is None else colours.get(listener.person)
             message = {"type": "state", "state": {**state, "you": you, "person": listener.person}}
             q = listener.queue
             if q.full():

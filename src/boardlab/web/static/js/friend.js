@@ -2,8 +2,9 @@
 // Play a friend: create a shared game, hand out the invitation and watch links, and play it
 // live. The server's state is the only truth: moves are sent over HTTP and every change comes
 // back over the game's WebSocket. A game with a setup stage (Dot Dash's pie) starts with it:
-// one person places three stones on the board, the other takes a colour. When the socket drops the page polls every few seconds and
-// reconnects with a growing pause; both stop once the socket is back.
+// one person places three stones on the board, the other takes a colour. When the socket
+// drops the page polls every few seconds and reconnects with a growing pause; both stop once
+// the socket is back.
 
 import { createDodgemBoard } from "./boards/dodgem.js";
 import { createDotDashBoard } from "./boards/dotdash.js";

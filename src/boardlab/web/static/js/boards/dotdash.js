@@ -550,8 +550,8 @@ export function createDotDashBoard(host, handlers) {
       pos = parsePosition(next.state.position);
       if (next.pie === "place" || next.pie === "wait") {
         // the friend game's setup stage: stones placed here, or an empty board while the friend places
-        if (!setup || setup.vs !== "remote" || next.pie === "wait") setup = { placed: [], vs: "remote", busy: false };
-        if (next.pie === "wait") setup.busy = true;
+        if (next.pie === "wait") setup = { placed: [], vs: "remote", busy: true };
+        else if (!setup || setup.vs !== "remote") setup = { placed: [], vs: "remote", busy: false };
       } else if (setup && setup.vs === "remote") setup = null;
       if (!samePos || !next.interactive) selected = null;
       if (!samePos) zoomOut();
