@@ -258,13 +258,17 @@ def test_a_dot_dash_game_starts_with_the_pie_across_two_devices(
         )
         shot(friend, "friend-pie-choosing-ja")
         friend.click("#f-take-1")
+        # The seats were already red (creator) and blue (friend), so only the end of the stage
+        # shows that the choice has arrived: wait for it on both pages.
+        creator.wait_for_function(
+            "() => document.getElementById('f-status').textContent.startsWith('Your move')"
+        )
+        friend.wait_for_selector("#f-take-1", state="hidden")
         for pg, seat in ((creator, "0"), (friend, "1")):
-            pg.wait_for_selector(f"body[data-seat='{seat}']")
+            assert pg.get_attribute("body", "data-seat") == seat
         state = server_state(creator)
         assert state["setup"] is None and state["to_move"] == 0
         assert state["start"] == state["position"] and "R" in state["position"]
-        assert creator.inner_text("#f-status").startswith("Your move")
-        assert not friend.is_visible("#f-take-1")
         move = state["legal_moves"][0]
         src, dst = move.split("-")
         creator.click(f"[data-pt={src}]")
