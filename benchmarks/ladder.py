@@ -9,7 +9,9 @@ Dot Dash games start from random pie setups (each played from both sides). `--ti
 4's thinking time per move in Dot Dash. `--jobs` spreads games over processes (the results
 do not depend on it). `--steps` plays only neighbouring levels, for boards where the top
 level is slow (Dodgem 7×7 and 8×8, Dot Dash 14×14 and up). `--max-plies` scores a game
-still going after that many plies as a draw (default 1,000).
+still going after that many plies as a draw (default 1,000). `--journal FILE` keeps every
+finished game in FILE, and a run stopped part way resumes from it. Progress (games, rate,
+time left) goes to stderr.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _machine import header
 
-from boardlab.ai.league import MAX_PLIES, head_to_head, run_league
+from boardlab.ai.league import MAX_PLIES, head_to_head, pairings, run_league
 from boardlab.ai.ratings import fit
+from boardlab.cli.league import league_progress
 from boardlab.core.registry import get_game, make_rules
 
 
@@ -46,25 +49,31 @@ def main() -> int:
         default=MAX_PLIES,
         help="a game still going after this many plies counts as a draw",
     )
+    p.add_argument("--journal", type=Path, default=None, help="resume from / record to FILE")
     args = p.parse_args()
     info = get_game(args.game)
     rules = make_rules(args.game, args.variant, args.size)
     players = ["random", *[str(n) for n in range(1, info.level_count + 1)]]
     print(header(f"ladder {rules.game} {rules.variant} {rules.size}×{rules.size}"))
     t0 = time.perf_counter()
-    results = run_league(
-        args.game,
-        args.variant,
-        args.size,
-        players,
-        args.games,
-        seed=args.seed,
-        jobs=args.jobs,
-        setups=info.setup is not None,
-        time=args.time,
-        steps=args.steps,
-        max_plies=args.max_plies,
-    )
+    total = len(pairings(players, args.steps)) * args.games
+    with league_progress(total, args.journal) as (on_game, on_resume):
+        results = run_league(
+            args.game,
+            args.variant,
+            args.size,
+            players,
+            args.games,
+            seed=args.seed,
+            jobs=args.jobs,
+            on_game=on_game,
+            setups=info.setup is not None,
+            time=args.time,
+            steps=args.steps,
+            max_plies=args.max_plies,
+            journal=args.journal,
+            on_resume=on_resume,
+        )
     seconds = time.perf_counter() - t0
     met = "neighbouring levels only" if args.steps else "every pair"
     if args.max_plies != MAX_PLIES:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +136,93 @@ def test_league_command_rejects_bad_levels(levels: str, capsys: pytest.CaptureFi
     assert main(["league", "--size", "3", "--levels", levels, "--games", "1"]) == 2
     err = capsys.readouterr().err
     assert "error" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_journal_resumes_a_league_where_it_stopped(tmp_path: Path) -> None:
+    """A league stopped part way (its journal's last line cut short by the kill) plays only
+    the games missing from the journal and ends with the results of an uninterrupted run;
+    run again with more games it plays only the new ones."""
+    players = ["random", "1", "2"]
+    whole = run_league("dodgem", "classic", 3, players, 3, seed=7)
+    journal = tmp_path / "league.jsonl"
+    run_league("dodgem", "classic", 3, players, 3, seed=7, journal=journal)
+    lines = journal.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 18 and json.loads(lines[0])["size"] == 3
+    journal.write_text("".join(lines[:8]) + lines[8][:20])  # 7 games and a torn line
+    played: list[tuple[str, str, int]] = []
+    heard: list[tuple[int, int]] = []
+    again = run_league(
+        "dodgem",
+        "classic",
+        3,
+        players,
+        3,
+        seed=7,
+        journal=journal,
+        on_game=lambda spec, _o: played.append((spec.first, spec.second, spec.index)),
+        on_resume=lambda found, total: heard.append((found, total)),
+    )
+    assert [r.as_dict() for r in again] == [r.as_dict() for r in whole]
+    assert heard == [(7, 18)] and len(played) == 11
+    assert len(journal.read_text().splitlines()) == 1 + 18  # the torn line was replaced
+    played.clear()
+    more = run_league(
+        "dodgem",
+        "classic",
+        3,
+        players,
+        4,
+        seed=7,
+        journal=journal,
+        on_game=lambda spec, _o: played.append((spec.first, spec.second, spec.index)),
+    )
+    assert {i for *_, i in played} == {3} and len(played) == 6
+    assert [r.as_dict() for r in more] == [
+        r.as_dict() for r in run_league("dodgem", "classic", 3, players, 4, seed=7)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("size", "change", "message"),
+    [
+        ("4", lambda text: text, "size 3 here, not 4"),  # another ruleset's journal
+        ("3", lambda text: text + '{"first": "1"}\n', "line 4 is not a league game"),
+        ("3", lambda text: "hello\n" + text, "line 1 is not the header of a league journal"),
+    ],
+)
+def test_a_journal_of_another_league_or_a_corrupt_one_is_refused_and_kept(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    size: str,
+    change: Callable[[str], str],
+    message: str,
+) -> None:
+    journal = tmp_path / "league.jsonl"
+    run_league("dodgem", "classic", 3, ["1", "2"], 1, seed=1, journal=journal)
+    journal.write_text(change(journal.read_text()))
+    before = journal.read_bytes()
+    args = ["league", "--size", size, "--levels", "1,2", "--games", "2", "--seed", "1"]
+    assert main([*args, "--journal", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert journal.read_bytes() == before
+
+
+def test_league_command_resumes_from_its_journal_and_shows_progress(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command's JSON is the same from a journal as from play; stderr (not a terminal
+    here) ends with the games done and their rate, and a resumed run says how many of its
+    games the journal held."""
+    args = ["league", "--size", "3", "--levels", "1,2", "--games", "3", "--json"]
+    journal = tmp_path / "j.jsonl"
+    assert main([*args, "--journal", str(journal)]) == 0
+    first = capsys.readouterr()
+    assert re.fullmatch(
+        r"\S+ \S+ league: 6/6 games; [0-9.,]+ games/min; done", first.err.strip().splitlines()[-1]
+    )
+    assert main([*args, "--games", "4", "--journal", str(journal)]) == 0
+    second = capsys.readouterr()
+    assert f"{journal}: 6 of 8 games already played" in second.err
+    assert "league: 8/8 games;" in second.err
+    assert [r["win"] + r["loss"] + r["draw"] for r in json.loads(second.out)["results"]] == [4, 4]

@@ -17,10 +17,16 @@ plies without a third repetition (Dodgem misère on 6×6 and up).
 With `steps`, only players next to each other in the list meet (a ladder: random against
 level 1, level 1 against level 2, and so on). The ratings are still fitted from every game,
 and the costliest player plays one pairing instead of all of them.
+
+With a `journal` file every finished game is appended to it as it ends (`Journal`), and the
+games already in it are not played again: a league stopped part way resumes where it
+stopped, and one run again with more games or another player plays only the new games.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -172,6 +178,103 @@ def pairings(players: Sequence[str], steps: bool = False) -> list[tuple[str, str
     return out
 
 
+JOURNAL_KIND = "boardlab league journal"
+
+
+class Journal:
+    """The finished games of a league on one ruleset, one JSON object a line: a header
+    (the ruleset, the time per move and the ply cap, which every game shares) and then one
+    line a game (its players, index, seeds, outcome for the first player and plies).
+
+    A game is known by everything that decides it but the players' code, so a journal only
+    serves leagues of the same players' version: start a new file after changing a level.
+    A last line cut short (the run was killed while writing) is dropped and played again;
+    any other line that is not a game of this ruleset is an error, and nothing is lost."""
+
+    def __init__(self, path: Path, ruleset: dict[str, Any]) -> None:
+        self.path = path
+        self.header = {"kind": JOURNAL_KIND, **ruleset}
+        self.games: dict[tuple[str, str, int, int, int | None], tuple[str, int]] = {}
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            data = b""
+        except OSError as exc:
+            raise UsageError(f"cannot read the journal {path}: {exc.strerror}") from None
+        end = data.rfind(b"\n") + 1
+        lines = data[:end].decode("utf-8", "replace").splitlines()
+        try:
+            if lines:
+                self._read(lines)
+            with path.open("r+b" if data else "wb") as f:
+                f.truncate(end)  # drop a last line cut short
+                if not lines:
+                    f.write((json.dumps(self.header) + "\n").encode())
+        except OSError as exc:
+            raise UsageError(f"cannot write the journal {path}: {exc.strerror}") from None
+
+    def _read(self, lines: list[str]) -> None:
+        def fail(n: int, why: str) -> UsageError:
+            return UsageError(f"{self.path}: line {n} {why}; use another file or mend it")
+
+        try:
+            head = json.loads(lines[0])
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or head.get("kind") != JOURNAL_KIND:
+            raise fail(1, "is not the header of a league journal")
+        if head != self.header:
+            shown = "; ".join(
+                f"{k} {head.get(k)} here, not {v}"
+                for k, v in self.header.items()
+                if head.get(k) != v
+            )
+            raise fail(1, f"is another league's header ({shown})")
+        for n, text in enumerate(lines[1:], start=2):
+            try:
+                g = json.loads(text)
+                key = (str(g["first"]), str(g["second"]), int(g["index"]), int(g["seed"]))
+                setup = g["setup_seed"]
+                outcome, plies = g["outcome"], int(g["plies"])
+            except (ValueError, KeyError, TypeError):
+                raise fail(n, "is not a league game") from None
+            if outcome not in ("win", "loss", "draw") or not (
+                setup is None or isinstance(setup, int)
+            ):
+                raise fail(n, "is not a league game")
+            self.games[(*key, setup)] = (outcome, plies)
+
+    @staticmethod
+    def key(spec: GameSpec) -> tuple[str, str, int, int, int | None]:
+        """What tells one game of a ruleset from another."""
+        return (spec.first, spec.second, spec.index, spec.seed, spec.setup_seed)
+
+    def played(self, spec: GameSpec) -> str | None:
+        """The outcome (for the first player) of `spec` if the journal holds it."""
+        found = self.games.get(self.key(spec))
+        return None if found is None else found[0]
+
+    def add(self, spec: GameSpec, outcome: str, plies: int) -> None:
+        """Append a finished game (written through, so a kill loses at most this line)."""
+        line = {
+            "first": spec.first,
+            "second": spec.second,
+            "index": spec.index,
+            "seed": spec.seed,
+            "setup_seed": spec.setup_seed,
+            "outcome": outcome,
+            "plies": plies,
+        }
+        try:
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(line) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:
+            raise UsageError(f"cannot write the journal {self.path}: {exc.strerror}") from None
+        self.games[self.key(spec)] = (outcome, plies)
+
+
 def run_league(
     game: str,
     variant: str | None,
@@ -186,11 +289,16 @@ def run_league(
     tables: TableStore | None = None,
     steps: bool = False,
     max_plies: int = MAX_PLIES,
+    journal: Path | None = None,
+    on_resume: Callable[[int, int], None] | None = None,
 ) -> list[PairResult]:
     """Play the league and return one result per ordered pair, in schedule order.
 
     `tables` is where players read complete tables (the default folder's store if None);
-    small ones that level 4 needs are built before any game starts."""
+    small ones that level 4 needs are built before any game starts. With `journal`, games
+    already in that file count without being played and each new one is added to it as it
+    ends; `on_resume(found, total)` hears how many of the league's games it held (`on_game`
+    hears only the games played now)."""
     if max_plies < 1:
         raise UsageError(f"a game needs at least one ply (max plies {max_plies})")
     rules = make_rules(game, variant, size)
@@ -207,23 +315,47 @@ def run_league(
     )
     _stores.setdefault(str(store.folder), store)
     results = {(a, b): PairResult(a, b) for a, b in pairings(players, steps)}
+    book = None
+    if journal is not None:
+        ruleset = {
+            "game": rules.game,
+            "variant": rules.variant,
+            "size": rules.size,
+            "time": time,
+            "max_plies": max_plies,
+        }
+        book = Journal(journal, ruleset)
 
-    def record(spec: GameSpec, outcome: str) -> None:
+    def count(spec: GameSpec, outcome: str) -> None:
         pair = results[(spec.first, spec.second)]
         setattr(pair, outcome, getattr(pair, outcome) + 1)
+
+    def record(spec: GameSpec, outcome: str, plies: int) -> None:
+        if book is not None:
+            book.add(spec, outcome, plies)
+        count(spec, outcome)
         if on_game is not None:
             on_game(spec, outcome)
 
+    todo = []
+    for spec in specs:
+        outcome = None if book is None else book.played(spec)
+        if outcome is None:
+            todo.append(spec)
+        else:
+            count(spec, outcome)
+    if book is not None and on_resume is not None:
+        on_resume(len(specs) - len(todo), len(specs))
     if jobs <= 1:
-        for spec in specs:
-            _, outcome, _ = play_spec(spec)
-            record(spec, outcome)
+        for spec in todo:
+            _, outcome, plies = play_spec(spec)
+            record(spec, outcome, plies)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_spec, s) for s in specs]
+            futures = [pool.submit(play_spec, s) for s in todo]
             for fut in as_completed(futures):
-                spec, outcome, _ = fut.result()
-                record(spec, outcome)
+                spec, outcome, plies = fut.result()
+                record(spec, outcome, plies)
     return list(results.values())
 
 
@@ -256,6 +388,7 @@ def head_to_head(results: Sequence[PairResult], a: str, b: str) -> tuple[float, 
 __all__ = [
     "MAX_PLIES",
     "GameSpec",
+    "Journal",
     "PairResult",
     "game_seed",
     "head_to_head",

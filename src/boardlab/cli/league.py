@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Sequence
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
-from boardlab.ai.league import MAX_PLIES, PairResult, head_to_head, pairings
+from boardlab.ai.league import MAX_PLIES, GameSpec, PairResult, head_to_head, pairings
 from boardlab.ai.ratings import Rating
 from boardlab.cli.common import (
     UsageError,
@@ -73,9 +84,106 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=MAX_PLIES,
         help=f"a game still going after this many plies counts as a draw (default {MAX_PLIES})",
     )
+    p.add_argument(
+        "--journal",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="add every finished game to FILE and skip the games already there: a league "
+        "stopped part way resumes where it stopped (start a new file after changing a level)",
+    )
     add_tables_arg(p)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=run)
+
+
+LOG_EVERY = 60.0  # seconds between progress lines when stderr is not a terminal
+
+
+class LeagueProgress:
+    """Games done of the league, their rate and the time left, counted from the games
+    played now (those a journal held are done before the clock starts)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.resumed = 0
+        self.start = time.monotonic()
+
+    def resume(self, found: int) -> None:
+        self.done = self.resumed = found
+        self.start = time.monotonic()
+
+    def rate(self) -> float:
+        """Games a minute since the start (or the resume)."""
+        elapsed = time.monotonic() - self.start
+        return 60 * (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
+
+    def shown_rate(self) -> str:
+        rate = self.rate()
+        return f"{rate:,.0f} games/min" if rate >= 100 else f"{rate:.2f} games/min"
+
+    def line(self) -> str:
+        rate = self.rate()
+        left = self.total - self.done
+        when = (
+            f"about {left / rate:.0f} min left" if rate > 0 and left else "done" if not left else ""
+        )
+        return f"league: {self.done}/{self.total} games; {self.shown_rate()}; {when}".rstrip("; ")
+
+
+@contextmanager
+def league_progress(
+    total: int, journal: Path | None
+) -> Iterator[tuple[Callable[[GameSpec, str], None], Callable[[int, int], None]]]:
+    """Progress of a league on stderr to its last game: a rich bar (games, rate, elapsed and
+    time left) on a terminal, else a plain line a minute and one at the end. Yields the
+    (on_game, on_resume) callbacks of `run_league`."""
+    state = LeagueProgress(total)
+
+    def resumed(found: int, _total: int) -> None:
+        state.resume(found)
+        if found:
+            err_console.print(
+                f"{journal}: {found} of {total} games already played",
+                highlight=False,
+                soft_wrap=True,
+            )
+
+    if not err_console.is_terminal:
+        last = [time.monotonic()]
+
+        def line(_spec: GameSpec, _outcome: str) -> None:
+            state.done += 1
+            now = time.monotonic()
+            if now - last[0] >= LOG_EVERY or state.done == total:
+                last[0] = now
+                stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+                print(f"{stamp} {state.line()}", file=sys.stderr, flush=True)
+
+        yield line, resumed
+        return
+    with Progress(
+        TextColumn("league"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=total, rate="")
+
+        def advance(_spec: GameSpec, _outcome: str) -> None:
+            state.done += 1
+            bar.update(task, advance=1, rate=state.shown_rate())
+
+        def resume_bar(found: int, total_: int) -> None:
+            resumed(found, total_)
+            bar.reset(task, total=total, completed=found, rate="")
+
+        yield advance, resume_bar
 
 
 def _parse_levels(text: str, info: GameInfo) -> list[str]:
@@ -117,16 +225,7 @@ def run(args: argparse.Namespace) -> int:
     jobs = min(args.jobs, os.cpu_count() or 1)
     total = len(pairings(players, args.steps)) * args.games
 
-    with Progress(
-        TextColumn("league"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-        disable=args.json or not err_console.is_terminal,
-    ) as progress:
-        task = progress.add_task("games", total=total)
+    with league_progress(total, args.journal) as (on_game, on_resume):
         results = run_league(
             rules.game,
             args.variant,
@@ -135,12 +234,14 @@ def run(args: argparse.Namespace) -> int:
             args.games,
             seed=args.seed,
             jobs=jobs,
-            on_game=lambda _spec, _outcome: progress.advance(task),
+            on_game=on_game,
             setups=args.setups,
             time=args.time,
             tables=table_store(args),
             steps=args.steps,
             max_plies=args.max_plies,
+            journal=args.journal,
+            on_resume=on_resume,
         )
 
     from boardlab.ai.ratings import fit
