@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.ai.league import (
+    PairResult,
     game_seed,
     head_to_head,
     play_spec,
@@ -151,31 +152,27 @@ def test_a_journal_resumes_a_league_where_it_stopped(tmp_path: Path) -> None:
     journal.write_text("".join(lines[:8]) + lines[8][:20])  # 7 games and a torn line
     played: list[tuple[str, str, int]] = []
     heard: list[tuple[int, int]] = []
-    again = run_league(
-        "dodgem",
-        "classic",
-        3,
-        players,
-        3,
-        seed=7,
-        journal=journal,
-        on_game=lambda spec, _o: played.append((spec.first, spec.second, spec.index)),
-        on_resume=lambda found, total: heard.append((found, total)),
-    )
+
+    def resume(games: int) -> list[PairResult]:
+        played.clear()
+        return run_league(
+            "dodgem",
+            "classic",
+            3,
+            players,
+            games,
+            seed=7,
+            journal=journal,
+            on_game=lambda spec, _o: played.append((spec.first, spec.second, spec.index)),
+            on_resume=lambda found, total: heard.append((found, total)),
+        )
+
+    again = resume(3)
     assert [r.as_dict() for r in again] == [r.as_dict() for r in whole]
     assert heard == [(7, 18)] and len(played) == 11
     assert len(journal.read_text().splitlines()) == 1 + 18  # the torn line was replaced
-    played.clear()
-    more = run_league(
-        "dodgem",
-        "classic",
-        3,
-        players,
-        4,
-        seed=7,
-        journal=journal,
-        on_game=lambda spec, _o: played.append((spec.first, spec.second, spec.index)),
-    )
+    more = resume(4)
+    assert heard[-1] == (18, 24)
     assert {i for *_, i in played} == {3} and len(played) == 6
     assert [r.as_dict() for r in more] == [
         r.as_dict() for r in run_league("dodgem", "classic", 3, players, 4, seed=7)
