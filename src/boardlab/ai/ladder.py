@@ -76,7 +76,6 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1677},
     ("dotdash", "capture", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1415},
     ("dotdash", "capture", 16): {"random": 0, "1": 763, "2": 887, "3": 1120, "4": 1206},
-    ("dotdash", "capture", 17): {"random": 0, "1": 763, "2": 1023, "3": 1387, "4": 1421},
     ("dotdash", "capture", 18): {"random": 0, "1": 568, "2": 776, "3": 845, "4": 950},
     # without the reserve limit on 13×13 and up, neighbouring levels only (measured on their
     # own: level 4 thinks on a clock there but under frozen stones on 13×13 and 14×14, and
@@ -99,11 +98,13 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture-unlimited", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1603},
     ("dotdash", "capture-unlimited", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1438},
     ("dotdash", "capture-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1120, "4": 1189},
-    # 17×17 and 18×18: 10 games per ordered pair
-    ("dotdash", "capture-unlimited", 17): {"random": 0, "1": 645, "2": 871, "3": 1219, "4": 1219},
+    # 18×18: 10 games per ordered pair
     ("dotdash", "capture-unlimited", 18): {"random": 0, "1": 446, "2": 585, "3": 687, "4": 867},
-    # capture 19×19 with the coarse level 3: levels 1 and 2 from the ladder (whose cross table
-    # was the same game for game with and without the limit), 2-3 and 3-4 measured again
+    # capture 17×17 and 19×19 with the coarse level 3: levels 1 and 2 from the ladder (whose
+    # cross table on 19×19 was the same game for game with and without the limit, as below
+    # level 4 on 16×16), 2-3 and 3-4 measured again
+    ("dotdash", "capture", 17): {"random": 0, "1": 763, "2": 1023, "3": 1313, "4": 1400},
+    ("dotdash", "capture-unlimited", 17): {"random": 0, "1": 763, "2": 1023, "3": 1313, "4": 1400},
     ("dotdash", "capture", 19): {"random": 0, "1": 763, "2": 1087, "3": 1296, "4": 1382},
     ("dotdash", "capture-unlimited", 19): {"random": 0, "1": 763, "2": 1087, "3": 1296, "4": 1382},
 }

@@ -17,8 +17,8 @@ random, then three, four and five plies (level 4 with a coarser tie-break). On 1
 12×12 the steps were too wide: level 1 blunders less, and levels 3 and 4 take a coarser
 tie-break, level 4 a fixed 3 plies; so do levels 3 and 4 under frozen stones on 13×13 and
 14×14 (`MODE_LEVELS`), where level 4's second of deepening won nearly every game. With
-captures on 19×19, where level 4's second searches no deeper than level 3, level 3 takes the
-coarse tie-break.
+captures on 17×17 and 19×19, where level 4's second searches no deeper than level 3, level 3
+takes the coarse tie-break.
 
 Every level draws its small random tie-breaks from the generator it is given, so a league is
 reproducible from its seed.
@@ -106,14 +106,18 @@ BOARD_LEVELS.update({10: _MIDDLE, 11: _MIDDLE, 12: _MIDDLE})
 MODE_LEVELS: dict[tuple[str, int], tuple[LevelSettings, LevelSettings]] = {
     ("frozen", 13): _MIDDLE[2:],
     ("frozen", 14): _MIDDLE[2:],
-    # with captures on 19×19 level 4's second mostly finishes 2 plies, as level 3 searches:
-    # it scored 45% against level 3 there, level 3 82% against level 2; level 3 takes the
-    # coarse tie-break
-    ("capture", 19): (
-        LevelSettings(depth=2, style=1, noise=40),
-        LevelSettings(depth=3, style=1, time=DEFAULT_TIME),
-    ),
 }
+# With captures on 16×16 to 19×19 level 4's second mostly finishes 2 plies, as level 3
+# searches: it scored 62%, 55%, 65% and 45% against level 3 there (level 3 80%, 90%, 60%
+# and 82% against level 2). On 17×17 and 19×19 level 3 takes the coarse tie-break (85% and
+# 78% against level 2, level 4 62% against it on both); on 16×16 that measured no better
+# (90% and 60%), and a level 3 with one move in twenty random scored only 55% against
+# level 2 on 17×17
+_CAPTURE_LARGE = (
+    LevelSettings(depth=2, style=1, noise=40),
+    LevelSettings(depth=3, style=1, time=DEFAULT_TIME),
+)
+MODE_LEVELS.update({("capture", n): _CAPTURE_LARGE for n in (17, 19)})
 
 
 @dataclass
