@@ -14,7 +14,7 @@ from boardlab.core.session import GameSession
 from boardlab.solver.store import TableStore
 from boardlab.web import create_app
 from boardlab.web.service import Service
-from boardlab.web.warmup import WARM, warm_players
+from boardlab.web.warmup import WARM, WARM_TABLES, warm_players, warm_tables
 
 
 def post(client: TestClient, path: str, body: dict[str, Any]) -> Any:
@@ -99,6 +99,22 @@ def test_warm_up_plays_one_move_per_level_and_game() -> None:
 
     warm_players(Recorder())
     assert calls == [(g, n, lv, 0) for g, n, levels in WARM for lv in levels]
+
+
+def test_warm_up_opens_or_builds_the_default_boards_tables(tmp_path: Path) -> None:
+    """A fresh server's warm-up leaves the puzzles' and review's default tables built and
+    open, so their first request reads them at once."""
+    store = TableStore(tmp_path)
+    boards = [make_rules(game, None, size) for game, size in WARM_TABLES]
+    assert not any(store.is_open(rules) for rules in boards)
+
+    class Holder:
+        tables = store
+
+    warm_tables(Holder())
+    assert all(store.is_open(rules) for rules in boards)
+    again = TableStore(tmp_path)  # built on disk, not only in memory
+    assert all(again.open(rules) is not None for rules in boards)
 
 
 def test_warm_up_runs_in_the_background_only_when_asked(tmp_path: Path, monkeypatch: Any) -> None:
