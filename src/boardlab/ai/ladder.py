@@ -100,9 +100,9 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1120, "4": 1189},
     # 18×18: 10 games per ordered pair
     ("dotdash", "capture-unlimited", 18): {"random": 0, "1": 446, "2": 585, "3": 687, "4": 867},
-    # capture 17×17 and 19×19 with the coarse level 3: levels 1 and 2 from the ladder (whose
-    # cross table on 19×19 was the same game for game with and without the limit, as below
-    # level 4 on 16×16), 2-3 and 3-4 measured again
+    # capture 17×17 and 19×19 with the coarse level 3: levels 1 and 2 from the ladder, 2-3
+    # and 3-4 measured again (with and without the limit the cross tables were the same game
+    # for game on 19×19, and on 17×17 but for two of level 4's games)
     ("dotdash", "capture", 17): {"random": 0, "1": 763, "2": 1023, "3": 1313, "4": 1400},
     ("dotdash", "capture-unlimited", 17): {"random": 0, "1": 763, "2": 1023, "3": 1313, "4": 1400},
     ("dotdash", "capture", 19): {"random": 0, "1": 763, "2": 1087, "3": 1296, "4": 1382},
