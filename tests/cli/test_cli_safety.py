@@ -123,3 +123,30 @@ def test_probe_exits_non_zero_when_a_line_failed(
     rows = [json.loads(line) for line in out.splitlines()]
     assert [("error" in r) for r in rows] == [False, True, True]
     assert "2 of 3 lines" in one_error_line(err)
+
+
+def test_a_ctrl_c_dropped_by_a_finaliser_still_stops_long_work() -> None:
+    """Ctrl-C raised where it is swallowed (as inside a Dask future's __del__) is still
+    remembered: the next check between steps of long work raises it again."""
+    import os
+    import signal
+
+    from boardlab.cli.common import catch_interrupts, check_interrupted
+
+    previous = catch_interrupts()
+    assert previous is signal.default_int_handler
+    try:
+        check_interrupted()  # nothing yet
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # the handler runs between bytecodes of the main thread
+                pass
+        except KeyboardInterrupt:
+            pass  # dropped, as a finaliser drops it
+        with pytest.raises(KeyboardInterrupt):
+            check_interrupted()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert catch_interrupts() is signal.default_int_handler  # a new command starts clean
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    check_interrupted()

@@ -4,7 +4,9 @@ table stores from arguments, progress bars, one-line errors."""
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -18,6 +20,36 @@ from boardlab.core.registry import AnyRules, games, make_rules
 # rich markup (styled output uses Text objects)
 console = Console(highlight=False, markup=False)
 err_console = Console(stderr=True, highlight=False, markup=False)
+
+# Set by Ctrl-C during a command. Python raises KeyboardInterrupt wherever the main thread
+# is, and one raised inside a finaliser (a Dask future's __del__) is printed and dropped;
+# long work calls `check_interrupted()` between its steps, so a dropped one still stops it.
+_interrupted = threading.Event()
+
+
+def _on_sigint(_signum: int, _frame: Any) -> None:
+    _interrupted.set()
+    raise KeyboardInterrupt
+
+
+def catch_interrupts() -> Any:
+    """Make Ctrl-C stick for the command about to run (main thread, default handler only);
+    returns the handler to put back afterwards (None when nothing was changed)."""
+    _interrupted.clear()
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.default_int_handler:
+        return None
+    signal.signal(signal.SIGINT, _on_sigint)
+    return previous
+
+
+def check_interrupted() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C came during this command, even if it was dropped."""
+    if _interrupted.is_set():
+        raise KeyboardInterrupt
+
 
 DEFAULT_GAME = "dodgem"
 

@@ -88,6 +88,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    import signal
+
+    from boardlab.cli.common import catch_interrupts
+
+    previous = catch_interrupts()
     try:
         status: int = args.func(args)
         return status
@@ -99,6 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (BoardLabError, OSError) as exc:
         err_console.print(error_text(one_line(exc)), soft_wrap=True)
         return 2
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from boardlab.cli.common import (
     UsageError,
     add_game_args,
     add_tables_arg,
+    check_interrupted,
     console,
     err_console,
     rules_from_args,
@@ -192,6 +193,7 @@ def tier_progress(
         state: dict[str, float] = {}
 
         def line(level: int, done: int, packs: int, positions: int, total: int) -> None:
+            check_interrupted()
             now = time.monotonic()
             if "t0" not in state:
                 state.update(t0=now, p0=positions, last=0.0, level=-1.0)
@@ -235,6 +237,7 @@ def tier_progress(
         rates: dict[str, float] = {}
 
         def update(level: int, done: int, packs: int, positions: int, total: int) -> None:
+            check_interrupted()
             now = time.monotonic()
             if "t0" not in rates:
                 rates["t0"], rates["p0"] = now, positions
