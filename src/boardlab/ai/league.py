@@ -194,7 +194,7 @@ class Journal:
     def __init__(self, path: Path, ruleset: dict[str, Any]) -> None:
         self.path = path
         self.header = {"kind": JOURNAL_KIND, **ruleset}
-        self.games: dict[tuple[str, str, int, int, int | None], tuple[str, int]] = {}
+        self.games: dict[tuple[str, str, int, int, int | None], str] = {}  # the outcomes
         try:
             data = path.read_bytes()
         except FileNotFoundError:
@@ -234,15 +234,15 @@ class Journal:
             try:
                 g = json.loads(text)
                 key = (str(g["first"]), str(g["second"]), int(g["index"]), int(g["seed"]))
-                setup = g["setup_seed"]
-                outcome, plies = g["outcome"], int(g["plies"])
+                setup, outcome = g["setup_seed"], g["outcome"]
+                int(g["plies"])  # a game line has its length, though only the file keeps it
             except (ValueError, KeyError, TypeError):
                 raise fail(n, "is not a league game") from None
             if outcome not in ("win", "loss", "draw") or not (
                 setup is None or isinstance(setup, int)
             ):
                 raise fail(n, "is not a league game")
-            self.games[(*key, setup)] = (outcome, plies)
+            self.games[(*key, setup)] = outcome
 
     @staticmethod
     def key(spec: GameSpec) -> tuple[str, str, int, int, int | None]:
@@ -251,8 +251,7 @@ class Journal:
 
     def played(self, spec: GameSpec) -> str | None:
         """The outcome (for the first player) of `spec` if the journal holds it."""
-        found = self.games.get(self.key(spec))
-        return None if found is None else found[0]
+        return self.games.get(self.key(spec))
 
     def add(self, spec: GameSpec, outcome: str, plies: int) -> None:
         """Append a finished game (written through, so a kill loses at most this line)."""
@@ -272,7 +271,7 @@ class Journal:
                 os.fsync(f.fileno())
         except OSError as exc:
             raise UsageError(f"cannot write the journal {self.path}: {exc.strerror}") from None
-        self.games[self.key(spec)] = (outcome, plies)
+        self.games[self.key(spec)] = outcome
 
 
 def run_league(

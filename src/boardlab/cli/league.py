@@ -124,12 +124,11 @@ class LeagueProgress:
         return f"{rate:,.0f} games/min" if rate >= 100 else f"{rate:.2f} games/min"
 
     def line(self) -> str:
-        rate = self.rate()
-        left = self.total - self.done
-        when = (
-            f"about {left / rate:.0f} min left" if rate > 0 and left else "done" if not left else ""
-        )
-        return f"league: {self.done}/{self.total} games; {self.shown_rate()}; {when}".rstrip("; ")
+        rate, left = self.rate(), self.total - self.done
+        text = f"league: {self.done}/{self.total} games; {self.shown_rate()}"
+        if not left:
+            return text + "; done"
+        return text + f"; about {left / rate:.0f} min left" if rate > 0 else text
 
 
 @contextmanager
