@@ -62,18 +62,21 @@ MAX_DEPTH = 12  # full-width plies; the move buffers are sized for it
 # for a second (docs/ai-levels-dotdash.md: at 1 s it scored 95% against level 3 on 9×9)
 SMALL_BOARD = 9
 LEVEL4_SMALL_DEPTH = 3
+FULL_WIDTH = 2  # plies always searched over every root move, however narrow the deepening
 
 
 @dataclass(frozen=True)
 class LevelSettings:
     """One level on one board: search depth and style, the chance of a random move, the
-    tie-break noise (in evaluation units), and a time limit that turns on deepening."""
+    tie-break noise (in evaluation units), a time limit that turns on deepening, and a
+    width: deepening past two plies looks only at that many of the best root moves."""
 
     depth: int
     style: int
     blunder: float = 0.0
     noise: int = 4
     time: float | None = None
+    width: int | None = None
 
 
 # Boards with their own ladder, levels 1 to 4 (measured: docs/ai-levels-dotdash.md). On 7×7
@@ -118,6 +121,18 @@ _CAPTURE_LARGE = (
     LevelSettings(depth=3, style=1, time=DEFAULT_TIME),
 )
 MODE_LEVELS.update({("capture", n): _CAPTURE_LARGE for n in (17, 19)})
+# On the largest boards a second seldom finishes a third ply over every root move, so level
+# 4 stood close to level 3 (62-68% against it with captures on 16×16 to 19×19 and under the
+# standard rules on 18×18 and 19×19). There it deepens past two plies over its 8 best root
+# moves only.
+LEVEL4_WIDTH = 8
+for _mode, _size in (("standard", 18), ("standard", 19), ("capture", 16), ("capture", 17),
+                     ("capture", 18), ("capture", 19)):  # fmt: skip
+    _l3 = MODE_LEVELS.get((_mode, _size), (LevelSettings(depth=2, style=1),))[0]
+    MODE_LEVELS[(_mode, _size)] = (
+        _l3,
+        LevelSettings(depth=3, style=1, time=DEFAULT_TIME, width=LEVEL4_WIDTH),
+    )
 
 
 @dataclass
@@ -131,7 +146,11 @@ class SearchResult:
 
 
 class DotDashSearchPlayer:
-    """Alpha-beta with the race solver; `time` (seconds) turns on iterative deepening."""
+    """Alpha-beta with the race solver; `time` (seconds) turns on iterative deepening.
+
+    With a `width`, each iteration past two plies searches only that many root moves, the
+    best of the iteration before (a selective deepening: on large boards a full third ply
+    seldom fits in a second)."""
 
     def __init__(
         self,
@@ -140,12 +159,14 @@ class DotDashSearchPlayer:
         style: int,
         time_limit: float | None = None,
         noise: int = 4,
+        width: int | None = None,
     ) -> None:
         self.name = name
         self.depth = depth
         self.style = style
         self.time_limit = time_limit
         self.noise = noise
+        self.width = width
         self.last: SearchResult | None = None
 
     def choose(
@@ -201,21 +222,22 @@ class DotDashSearchPlayer:
         rate = 0.0
         for d in range(1, max_depth + 1):
             if seconds is None:
-                if d < max_depth:
-                    continue
+                if d < max_depth and (self.width is None or d != FULL_WIDTH):
+                    continue  # fixed depth: only a narrow one needs the full-width ply first
                 stats[1] = 1 << 62
             else:
                 left = seconds - (time.perf_counter() - start)
-                if left <= 0 and d > 1:
-                    break  # one ply is always searched, even past the limit
+                if left <= 0 and d > FULL_WIDTH:
+                    break  # level 3's two plies are always searched, even past the limit
                 # Nodes per second of the last finished depth: the first depth also pays
                 # for loading the compiled kernels, so an average from the start is too low.
                 stats[1] = 1 << 62 if d <= 2 else max(int(rate * left), 1000)
             stats[0], stats[2] = 0, 0
             t_depth = time.perf_counter()
+            wide = n if self.width is None or d <= FULL_WIDTH else min(n, self.width)
             scores = np.full(n, -(1 << 40), dtype=np.int64)
             i = search_root(
-                board, fives, counts, c, d, root, n, noise, scores,
+                board, fives, counts, c, d, root, wide, noise, scores,
                 dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats,
             )  # fmt: skip
             nodes += int(stats[0])
@@ -223,6 +245,7 @@ class DotDashSearchPlayer:
             if stats[2]:
                 break
             best, best_score, done = i, int(scores[i]), d
+            # moves left out of a narrow iteration keep their order behind the searched ones
             order = np.argsort(-scores, kind="stable")
             order = np.concatenate(([i], order[order != i]))
             root, noise = root[order].copy(), noise[order].copy()
@@ -290,7 +313,7 @@ def player_for_level(
         ls = level_settings(rules.size, getattr(rules, "mode", "standard"))[level - 1]
     name = f"level {level}"
     player = DotDashSearchPlayer(
-        name, depth=ls.depth, style=ls.style, time_limit=ls.time, noise=ls.noise
+        name, depth=ls.depth, style=ls.style, time_limit=ls.time, noise=ls.noise, width=ls.width
     )
     return BlunderingPlayer(name, player, ls.blunder) if ls.blunder else player
 
