@@ -68,8 +68,9 @@ FULL_WIDTH = 2  # plies always searched over every root move, however narrow the
 @dataclass(frozen=True)
 class LevelSettings:
     """One level on one board: search depth and style, the chance of a random move, the
-    tie-break noise (in evaluation units), a time limit that turns on deepening, and a
-    width: deepening past two plies looks only at that many of the best root moves."""
+    tie-break noise (in evaluation units), a time limit that turns on deepening, a width
+    (deepening past two plies looks only at that many of the best root moves) and the plies
+    of the race solver below the search horizon."""
 
     depth: int
     style: int
@@ -77,6 +78,7 @@ class LevelSettings:
     noise: int = 4
     time: float | None = None
     width: int | None = None
+    qdepth: int = QDEPTH
 
 
 # Boards with their own ladder, levels 1 to 4 (measured: docs/ai-levels-dotdash.md). On 7×7
@@ -115,24 +117,30 @@ MODE_LEVELS: dict[tuple[str, int], tuple[LevelSettings, LevelSettings]] = {
 # and 82% against level 2). On 17×17 and 19×19 level 3 takes the coarse tie-break (85% and
 # 78% against level 2, level 4 62% against it on both); on 16×16 that measured no better
 # (90% and 60%), and a level 3 with one move in twenty random scored only 55% against
-# level 2 on 17×17
-_CAPTURE_LARGE = (
-    LevelSettings(depth=2, style=1, noise=40),
-    LevelSettings(depth=3, style=1, time=DEFAULT_TIME),
-)
-MODE_LEVELS.update({("capture", n): _CAPTURE_LARGE for n in (17, 19)})
+# level 2 on 17×17.
+#
 # On the largest boards a second seldom finishes a third ply over every root move, so level
 # 4 stood close to level 3 (62-68% against it with captures on 16×16 to 19×19 and under the
 # standard rules on 18×18 and 19×19). There it deepens past two plies over its 8 best root
-# moves only.
+# moves only; with captures, where the race solver's six plies cost the most (two plies
+# could take 3-9 s), its race stops after three, so that three plies fit in its second.
 LEVEL4_WIDTH = 8
-for _mode, _size in (("standard", 18), ("standard", 19), ("capture", 16), ("capture", 17),
-                     ("capture", 18), ("capture", 19)):  # fmt: skip
-    _l3 = MODE_LEVELS.get((_mode, _size), (LevelSettings(depth=2, style=1),))[0]
-    MODE_LEVELS[(_mode, _size)] = (
-        _l3,
-        LevelSettings(depth=3, style=1, time=DEFAULT_TIME, width=LEVEL4_WIDTH),
-    )
+_LEVEL3 = LevelSettings(depth=2, style=1)
+_LEVEL3_COARSE = LevelSettings(depth=2, style=1, noise=40)
+_LEVEL4_NARROW = LevelSettings(depth=3, style=1, time=DEFAULT_TIME, width=LEVEL4_WIDTH)
+_LEVEL4_NARROW_RACE = LevelSettings(
+    depth=3, style=1, time=DEFAULT_TIME, width=LEVEL4_WIDTH, qdepth=3
+)
+MODE_LEVELS.update(
+    {
+        ("standard", 18): (_LEVEL3, _LEVEL4_NARROW),
+        ("standard", 19): (_LEVEL3, _LEVEL4_NARROW),
+        ("capture", 16): (_LEVEL3, _LEVEL4_NARROW_RACE),
+        ("capture", 17): (_LEVEL3_COARSE, _LEVEL4_NARROW_RACE),
+        ("capture", 18): (_LEVEL3, _LEVEL4_NARROW_RACE),
+        ("capture", 19): (_LEVEL3_COARSE, _LEVEL4_NARROW_RACE),
+    }
+)
 
 
 @dataclass
@@ -160,6 +168,7 @@ class DotDashSearchPlayer:
         time_limit: float | None = None,
         noise: int = 4,
         width: int | None = None,
+        qdepth: int = QDEPTH,
     ) -> None:
         self.name = name
         self.depth = depth
@@ -167,6 +176,7 @@ class DotDashSearchPlayer:
         self.time_limit = time_limit
         self.noise = noise
         self.width = width
+        self.qdepth = qdepth
         self.last: SearchResult | None = None
 
     def choose(
@@ -207,7 +217,7 @@ class DotDashSearchPlayer:
         mode, limit = mode_code(rules.mode), limit_of(rules.reserve)
         c = position.to_move + 1
         max_depth = min(depth, MAX_DEPTH) if seconds is None else MAX_DEPTH
-        buf = move_buffer(n_size, max_depth + QDEPTH + 6)  # the race solver goes QDEPTH + 2 deeper
+        buf = move_buffer(n_size, max_depth + self.qdepth + 6)  # the race solver: qdepth + 2
         keybuf = np.zeros(buf.shape[:2], dtype=np.int64)
         root = np.zeros((buf.shape[1], 4), dtype=np.int32)
         n = gen_moves(board, counts, c, dirs, mode, limit, root)
@@ -238,7 +248,7 @@ class DotDashSearchPlayer:
             scores = np.full(n, -(1 << 40), dtype=np.int64)
             i = search_root(
                 board, fives, counts, c, d, root, wide, noise, scores,
-                dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats,
+                dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats, self.qdepth,
             )  # fmt: skip
             nodes += int(stats[0])
             rate = int(stats[0]) / max(time.perf_counter() - t_depth, 1e-3)
@@ -313,7 +323,13 @@ def player_for_level(
         ls = level_settings(rules.size, getattr(rules, "mode", "standard"))[level - 1]
     name = f"level {level}"
     player = DotDashSearchPlayer(
-        name, depth=ls.depth, style=ls.style, time_limit=ls.time, noise=ls.noise, width=ls.width
+        name,
+        depth=ls.depth,
+        style=ls.style,
+        time_limit=ls.time,
+        noise=ls.noise,
+        width=ls.width,
+        qdepth=ls.qdepth,
     )
     return BlunderingPlayer(name, player, ls.blunder) if ls.blunder else player
 
