@@ -25,18 +25,21 @@ from boardlab.games.dotdash.rules import DotDashRules
 from .test_search_iterative import playouts
 
 
-def value(rules: DotDashRules, pos: DotDashPosition, move: DotDashMove, depth: int) -> int:
-    """The exact score of `move` for the side to move, searched `depth` plies in all."""
+def value(
+    rules: DotDashRules, pos: DotDashPosition, move: DotDashMove, depth: int, q: int = QDEPTH
+) -> int:
+    """The exact score of `move` for the side to move, searched `depth` plies in all and
+    then `q` plies of the race solver."""
     child = rules.play(pos, move)
     board, fives, counts = kernel.to_arrays(child)
     dirs = kernel.directions(pos.size)
-    buf = kernel.move_buffer(pos.size, depth + QDEPTH + 6)
+    buf = kernel.move_buffer(pos.size, depth + q + 6)
     keybuf = np.zeros(buf.shape[:2], dtype=np.int64)
     stats = np.array([0, 1 << 62, 0], dtype=np.int64)
     mode, limit = kernel.mode_code(rules.mode), kernel.limit_of(rules.reserve)
     return -int(
         alphabeta(
-            board, fives, counts, child.to_move + 1, depth - 1, QDEPTH, -INF, INF, 1,
+            board, fives, counts, child.to_move + 1, depth - 1, q, -INF, INF, 1,
             dirs, mode, limit, buf, keybuf, WINDOW, 1, stats,
         )
     )  # fmt: skip
@@ -78,6 +81,17 @@ def test_a_narrow_third_ply_keeps_the_best_of_its_moves(variant: str) -> None:
         # the full search's choice is the best of all: the narrow one can only fall short
         assert full.score >= narrow.score
         assert narrow.nodes < full.nodes
+
+
+@pytest.mark.parametrize("q", [0, 2, 3])
+def test_a_shorter_race_is_the_race_the_search_runs(q: int) -> None:
+    rules = make_rules("dotdash", "capture", 9)
+    assert isinstance(rules, DotDashRules)
+    for pos in open_positions(rules, 34, 2):
+        player = DotDashSearchPlayer("probe", 2, 1, noise=0, qdepth=q)
+        result = player.search(rules, pos, random.Random(0), 2, None)
+        values = {m: value(rules, pos, m, 2, q) for m in rules.legal_moves(pos)}
+        assert result.score == max(values.values()) == values[result.move]
 
 
 def test_a_width_wider_than_the_moves_changes_nothing() -> None:
