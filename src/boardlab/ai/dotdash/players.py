@@ -62,23 +62,22 @@ MAX_DEPTH = 12  # full-width plies; the move buffers are sized for it
 # for a second (docs/ai-levels-dotdash.md: at 1 s it scored 95% against level 3 on 9×9)
 SMALL_BOARD = 9
 LEVEL4_SMALL_DEPTH = 3
-FULL_WIDTH = 2  # plies always searched over every root move, however narrow the deepening
+# A search on a clock always finishes level 3's two plies, however long they take: where
+# one ply used up the second (late in capture games on the largest boards two plies take
+# 3-9 s) level 4 used to play a one-ply move, weaker than level 3's
+MIN_DEPTH = 2
 
 
 @dataclass(frozen=True)
 class LevelSettings:
     """One level on one board: search depth and style, the chance of a random move, the
-    tie-break noise (in evaluation units), a time limit that turns on deepening, a width
-    (deepening past two plies looks only at that many of the best root moves) and the plies
-    of the race solver below the search horizon."""
+    tie-break noise (in evaluation units), and a time limit that turns on deepening."""
 
     depth: int
     style: int
     blunder: float = 0.0
     noise: int = 4
     time: float | None = None
-    width: int | None = None
-    qdepth: int = QDEPTH
 
 
 # Boards with their own ladder, levels 1 to 4 (measured: docs/ai-levels-dotdash.md). On 7×7
@@ -117,30 +116,19 @@ MODE_LEVELS: dict[tuple[str, int], tuple[LevelSettings, LevelSettings]] = {
 # and 82% against level 2). On 17×17 and 19×19 level 3 takes the coarse tie-break (85% and
 # 78% against level 2, level 4 62% against it on both); on 16×16 that measured no better
 # (90% and 60%), and a level 3 with one move in twenty random scored only 55% against
-# level 2 on 17×17.
-#
-# On the largest boards a second seldom finishes a third ply over every root move, so level
-# 4 stood close to level 3 (62-68% against it with captures on 16×16 to 19×19 and under the
-# standard rules on 18×18 and 19×19). There it deepens past two plies over its 8 best root
-# moves only; with captures, where the race solver's six plies cost the most (two plies
-# could take 3-9 s), its race stops after three, so that three plies fit in its second.
-LEVEL4_WIDTH = 8
-_LEVEL3 = LevelSettings(depth=2, style=1)
-_LEVEL3_COARSE = LevelSettings(depth=2, style=1, noise=40)
-_LEVEL4_NARROW = LevelSettings(depth=3, style=1, time=DEFAULT_TIME, width=LEVEL4_WIDTH)
-_LEVEL4_NARROW_RACE = LevelSettings(
-    depth=3, style=1, time=DEFAULT_TIME, width=LEVEL4_WIDTH, qdepth=3
+# level 2 on 17×17
+_CAPTURE_LARGE = (
+    LevelSettings(depth=2, style=1, noise=40),
+    LevelSettings(depth=3, style=1, time=DEFAULT_TIME),
 )
-MODE_LEVELS.update(
-    {
-        ("standard", 18): (_LEVEL3, _LEVEL4_NARROW),
-        ("standard", 19): (_LEVEL3, _LEVEL4_NARROW),
-        ("capture", 16): (_LEVEL3, _LEVEL4_NARROW_RACE),
-        ("capture", 17): (_LEVEL3_COARSE, _LEVEL4_NARROW_RACE),
-        ("capture", 18): (_LEVEL3, _LEVEL4_NARROW_RACE),
-        ("capture", 19): (_LEVEL3_COARSE, _LEVEL4_NARROW_RACE),
-    }
+MODE_LEVELS[("capture", 19)] = _CAPTURE_LARGE
+# On 16×16 and 17×17 level 4 still scored only 55-62% against that level 3, so level 3 also
+# plays one move in fifty at random there
+_CAPTURE_LARGE_LOOSE = (
+    LevelSettings(depth=2, style=1, noise=40, blunder=0.02),
+    _CAPTURE_LARGE[1],
 )
+MODE_LEVELS.update({("capture", n): _CAPTURE_LARGE_LOOSE for n in (16, 17)})
 
 
 @dataclass
@@ -154,11 +142,7 @@ class SearchResult:
 
 
 class DotDashSearchPlayer:
-    """Alpha-beta with the race solver; `time` (seconds) turns on iterative deepening.
-
-    With a `width`, each iteration past two plies searches only that many root moves, the
-    best of the iteration before (a selective deepening: on large boards a full third ply
-    seldom fits in a second)."""
+    """Alpha-beta with the race solver; `time` (seconds) turns on iterative deepening."""
 
     def __init__(
         self,
@@ -167,16 +151,12 @@ class DotDashSearchPlayer:
         style: int,
         time_limit: float | None = None,
         noise: int = 4,
-        width: int | None = None,
-        qdepth: int = QDEPTH,
     ) -> None:
         self.name = name
         self.depth = depth
         self.style = style
         self.time_limit = time_limit
         self.noise = noise
-        self.width = width
-        self.qdepth = qdepth
         self.last: SearchResult | None = None
 
     def choose(
@@ -217,7 +197,7 @@ class DotDashSearchPlayer:
         mode, limit = mode_code(rules.mode), limit_of(rules.reserve)
         c = position.to_move + 1
         max_depth = min(depth, MAX_DEPTH) if seconds is None else MAX_DEPTH
-        buf = move_buffer(n_size, max_depth + self.qdepth + 6)  # the race solver: qdepth + 2
+        buf = move_buffer(n_size, max_depth + QDEPTH + 6)  # the race solver goes QDEPTH + 2 deeper
         keybuf = np.zeros(buf.shape[:2], dtype=np.int64)
         root = np.zeros((buf.shape[1], 4), dtype=np.int32)
         n = gen_moves(board, counts, c, dirs, mode, limit, root)
@@ -232,30 +212,28 @@ class DotDashSearchPlayer:
         rate = 0.0
         for d in range(1, max_depth + 1):
             if seconds is None:
-                if d < max_depth and (self.width is None or d != FULL_WIDTH):
-                    continue  # fixed depth: only a narrow one needs the full-width ply first
+                if d < max_depth:
+                    continue
                 stats[1] = 1 << 62
             else:
                 left = seconds - (time.perf_counter() - start)
-                if left <= 0 and d > FULL_WIDTH:
-                    break  # level 3's two plies are always searched, even past the limit
+                if left <= 0 and d > MIN_DEPTH:
+                    break  # level 3's plies are always searched, even past the limit
                 # Nodes per second of the last finished depth: the first depth also pays
                 # for loading the compiled kernels, so an average from the start is too low.
                 stats[1] = 1 << 62 if d <= 2 else max(int(rate * left), 1000)
             stats[0], stats[2] = 0, 0
             t_depth = time.perf_counter()
-            wide = n if self.width is None or d <= FULL_WIDTH else min(n, self.width)
             scores = np.full(n, -(1 << 40), dtype=np.int64)
             i = search_root(
-                board, fives, counts, c, d, root, wide, noise, scores,
-                dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats, self.qdepth,
+                board, fives, counts, c, d, root, n, noise, scores,
+                dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats,
             )  # fmt: skip
             nodes += int(stats[0])
             rate = int(stats[0]) / max(time.perf_counter() - t_depth, 1e-3)
             if stats[2]:
                 break
             best, best_score, done = i, int(scores[i]), d
-            # moves left out of a narrow iteration keep their order behind the searched ones
             order = np.argsort(-scores, kind="stable")
             order = np.concatenate(([i], order[order != i]))
             root, noise = root[order].copy(), noise[order].copy()
@@ -323,13 +301,7 @@ def player_for_level(
         ls = level_settings(rules.size, getattr(rules, "mode", "standard"))[level - 1]
     name = f"level {level}"
     player = DotDashSearchPlayer(
-        name,
-        depth=ls.depth,
-        style=ls.style,
-        time_limit=ls.time,
-        noise=ls.noise,
-        width=ls.width,
-        qdepth=ls.qdepth,
+        name, depth=ls.depth, style=ls.style, time_limit=ls.time, noise=ls.noise
     )
     return BlunderingPlayer(name, player, ls.blunder) if ls.blunder else player
 
