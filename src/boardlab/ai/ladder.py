@@ -75,7 +75,8 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "frozen", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1277},
     ("dotdash", "capture", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1677},
     ("dotdash", "capture", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1415},
-    ("dotdash", "capture", 16): {"random": 0, "1": 763, "2": 887, "3": 1120, "4": 1206},
+    # capture 16×16: level 3 with one move in a hundred random, measured again
+    ("dotdash", "capture", 16): {"random": 0, "1": 763, "2": 887, "3": 1011, "4": 1219},
     ("dotdash", "capture", 18): {"random": 0, "1": 568, "2": 776, "3": 845, "4": 950},
     # without the reserve limit on 13×13 and up, neighbouring levels only (measured on their
     # own: level 4 thinks on a clock there but under frozen stones on 13×13 and 14×14, and
@@ -97,14 +98,17 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard-unlimited", 19): {"random": 0, "1": 763, "2": 1023, "3": 1128, "4": 1215},
     ("dotdash", "capture-unlimited", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1603},
     ("dotdash", "capture-unlimited", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1438},
-    ("dotdash", "capture-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1120, "4": 1189},
+    # capture-unlimited 16×16 as capture 16×16 (their leagues below level 4 were the same game
+    # for game before level 3's random moves)
+    ("dotdash", "capture-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1011, "4": 1219},
     # 18×18: 10 games per ordered pair
     ("dotdash", "capture-unlimited", 18): {"random": 0, "1": 446, "2": 585, "3": 687, "4": 867},
-    # capture 17×17 and 19×19 with the coarse level 3: levels 1 and 2 from the ladder, 2-3
-    # and 3-4 measured again (with and without the limit the cross tables were the same game
-    # for game on 19×19, and on 17×17 but for two of level 4's games)
-    ("dotdash", "capture", 17): {"random": 0, "1": 763, "2": 1023, "3": 1313, "4": 1400},
-    ("dotdash", "capture-unlimited", 17): {"random": 0, "1": 763, "2": 1023, "3": 1313, "4": 1400},
+    # capture 17×17 and 19×19 with the coarse level 3 (on 17×17 also one move in fifty
+    # random): levels 1 and 2 from the ladder, 2-3 and 3-4 measured again (with and without
+    # the limit the cross tables were the same game for game on 19×19, and on 17×17 but for
+    # two of level 4's games, before level 3's random moves)
+    ("dotdash", "capture", 17): {"random": 0, "1": 763, "2": 1023, "3": 1167, "4": 1375},
+    ("dotdash", "capture-unlimited", 17): {"random": 0, "1": 763, "2": 1023, "3": 1167, "4": 1375},
     ("dotdash", "capture", 19): {"random": 0, "1": 763, "2": 1087, "3": 1296, "4": 1382},
     ("dotdash", "capture-unlimited", 19): {"random": 0, "1": 763, "2": 1087, "3": 1296, "4": 1382},
 }

@@ -7,9 +7,10 @@
    answer, answers a lead when it can), judged on line windows only;
 3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
 4. iterative deepening of the same search within a time limit per move (default 1 s) on
-   13×13 and larger boards; on 9×9 and smaller, where a second reaches 4 plies and more and
-   level 4 won 95% of its games against level 3, the same search to a fixed 3 plies (84%
-   against level 3), and likewise on 10×10 to 12×12 (below).
+   13×13 and larger boards, never shallower than level 3's two plies; on 9×9 and smaller,
+   where a second reaches 4 plies and more and level 4 won 95% of its games against level
+   3, the same search to a fixed 3 plies (84% against level 3), and likewise on 10×10 to
+   12×12 (below).
 
 7×7 is too small for that ladder: a one-ply level 2 scores only 79% against a random mover
 there, so its levels search deeper (`BOARD_LEVELS`): level 1 two plies with 15% of its moves
@@ -17,8 +18,9 @@ random, then three, four and five plies (level 4 with a coarser tie-break). On 1
 12×12 the steps were too wide: level 1 blunders less, and levels 3 and 4 take a coarser
 tie-break, level 4 a fixed 3 plies; so do levels 3 and 4 under frozen stones on 13×13 and
 14×14 (`MODE_LEVELS`), where level 4's second of deepening won nearly every game. With
-captures on 17×17 and 19×19, where level 4's second searches no deeper than level 3, level 3
-takes the coarse tie-break.
+captures on 16×16, 17×17 and 19×19, where level 4's second searches little deeper than
+level 3, level 3 takes the coarse tie-break, and on 16×16 and 17×17 it also plays a random
+move now and then (one in a hundred, one in fifty).
 
 Every level draws its small random tie-breaks from the generator it is given, so a league is
 reproducible from its seed.
@@ -123,8 +125,11 @@ _CAPTURE_LARGE = (
 )
 MODE_LEVELS[("capture", 19)] = _CAPTURE_LARGE
 # On 16×16 and 17×17 level 4 still scored only 55-62% against that level 3, so level 3 also
-# plays a random move now and then there: one in fifty on 17×17; on 16×16 that took level 3
-# to 60% against level 2 (level 4 85% against it), so one in a hundred
+# plays a random move now and then there: one in fifty on 17×17 (70% against level 2,
+# level 4 78% against it); on 16×16 that took level 3 to 60% against level 2 (level 4
+# 75% against it), one in a hundred to 68% (level 4 78%). Level 4 searching deeper
+# within its second (its 8 best root moves past two plies, and a race solver of 3 plies)
+# measured no stronger (docs/ai-levels-dotdash.md).
 MODE_LEVELS[("capture", 16)] = (
     LevelSettings(depth=2, style=1, noise=40, blunder=0.01),
     _CAPTURE_LARGE[1],
