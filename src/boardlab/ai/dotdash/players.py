@@ -230,7 +230,7 @@ class DotDashSearchPlayer:
                     break  # level 3's plies are always searched, even past the limit
                 # Nodes per second of the last finished depth: the first depth also pays
                 # for loading the compiled kernels, so an average from the start is too low.
-                stats[1] = 1 << 62 if d <= 2 else max(int(rate * left), 1000)
+                stats[1] = 1 << 62 if d <= MIN_DEPTH else max(int(rate * left), 1000)
             stats[0], stats[2] = 0, 0
             t_depth = time.perf_counter()
             scores = np.full(n, -(1 << 40), dtype=np.int64)
