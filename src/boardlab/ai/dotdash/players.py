@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -130,14 +130,11 @@ MODE_LEVELS[("capture", 19)] = _CAPTURE_LARGE
 # 75% against it), one in a hundred to 68% (level 4 78%). Level 4 searching deeper
 # within its second (its 8 best root moves past two plies, and a race solver of 3 plies)
 # measured no stronger (docs/ai-levels-dotdash.md).
-MODE_LEVELS[("capture", 16)] = (
-    LevelSettings(depth=2, style=1, noise=40, blunder=0.01),
-    _CAPTURE_LARGE[1],
-)
-MODE_LEVELS[("capture", 17)] = (
-    LevelSettings(depth=2, style=1, noise=40, blunder=0.02),
-    _CAPTURE_LARGE[1],
-)
+for _size, _blunder in ((16, 0.01), (17, 0.02)):
+    MODE_LEVELS[("capture", _size)] = (
+        replace(_CAPTURE_LARGE[0], blunder=_blunder),
+        _CAPTURE_LARGE[1],
+    )
 
 
 @dataclass
