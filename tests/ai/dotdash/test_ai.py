@@ -167,6 +167,36 @@ def test_frozen_13x13_and_14x14_take_the_fixed_depth_upper_levels_other_variants
     assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME
 
 
+def test_largest_boards_give_level_3_the_coarse_tie_break_where_measured() -> None:
+    """Where level 3 stood too close to level 2 or level 4 (capture 16×16 to 19×19, standard
+    19×19) it takes the coarse tie-break, on capture 16×16 and 17×17 also slipping now and
+    then; level 4 deepens on its clock there as elsewhere, and standard 18×18 keeps the
+    usual level 3. The unlimited variants follow their rule."""
+
+    def three(variant: str, size: int) -> tuple[DotDashSearchPlayer, float]:
+        player = player_for_level(3, make_rules("dotdash", variant, size))
+        if isinstance(player, BlunderingPlayer):
+            assert isinstance(player.inner, DotDashSearchPlayer)
+            return player.inner, player.blunder
+        assert isinstance(player, DotDashSearchPlayer)
+        return player, 0.0
+
+    coarse = {("capture", 16), ("capture", 17), ("capture", 19), ("standard", 19)}
+    for rule in ("standard", "capture"):
+        for size in (16, 17, 18, 19):
+            for variant in (rule, f"{rule}-unlimited"):
+                search, blunder = three(variant, size)
+                assert search.depth == 2
+                assert (search.noise == 40) == ((rule, size) in coarse)
+                upper = MODE_LEVELS.get((rule, size))
+                assert blunder == (0.0 if upper is None else upper[0].blunder)
+                four = player_for_level(4, make_rules("dotdash", variant, size))
+                assert isinstance(four, DotDashSearchPlayer)
+                assert four.time_limit == DEFAULT_TIME
+    assert three("capture", 16)[1] > 0 and three("capture", 17)[1] > 0
+    assert three("capture", 19)[1] == 0 and three("standard", 19)[1] == 0
+
+
 def test_level_4_searches_a_fixed_depth_on_small_boards_and_deepens_on_larger_ones() -> None:
     """On 9×9 a second of deepening left level 3 far behind (95%): level 4 searches 3 plies
     there; from 13×13 up it deepens for a second (10×10 to 12×12 have their own ladder)."""

@@ -119,11 +119,11 @@ MODE_LEVELS: dict[tuple[str, int], tuple[LevelSettings, LevelSettings]] = {
 # 78% against level 2, level 4 62% against it on both); on 16×16 that measured no better
 # (90% and 60%), and a level 3 with one move in twenty random scored only 55% against
 # level 2 on 17×17
-_CAPTURE_LARGE = (
+_COARSE_LARGE = (
     LevelSettings(depth=2, style=1, noise=40),
     LevelSettings(depth=3, style=1, time=DEFAULT_TIME),
 )
-MODE_LEVELS[("capture", 19)] = _CAPTURE_LARGE
+MODE_LEVELS[("capture", 19)] = _COARSE_LARGE
 # On 16×16 and 17×17 level 4 still scored only 55-62% against that level 3, so level 3 also
 # plays a random move now and then there: one in fifty on 17×17 (70% against level 2,
 # level 4 78% against it); on 16×16 that took level 3 to 60% against level 2 (level 4
@@ -132,9 +132,13 @@ MODE_LEVELS[("capture", 19)] = _CAPTURE_LARGE
 # measured no stronger (docs/ai-levels-dotdash.md).
 for _size, _blunder in ((16, 0.01), (17, 0.02)):
     MODE_LEVELS[("capture", _size)] = (
-        replace(_CAPTURE_LARGE[0], blunder=_blunder),
-        _CAPTURE_LARGE[1],
+        replace(_COARSE_LARGE[0], blunder=_blunder),
+        _COARSE_LARGE[1],
     )
+# Standard 19×19: level 3 scored 65% against level 2 and level 4 68% against level 3; the
+# coarse level 3 scores 72% against level 2 and level 4 72% against it (standard-unlimited
+# 19×19, the same levels, 65% and 62% before)
+MODE_LEVELS[("standard", 19)] = _COARSE_LARGE
 
 
 @dataclass
