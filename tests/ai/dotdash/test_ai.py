@@ -168,10 +168,11 @@ def test_frozen_13x13_and_14x14_take_the_fixed_depth_upper_levels_other_variants
 
 
 def test_largest_boards_give_level_3_the_coarse_tie_break_where_measured() -> None:
-    """Where level 3 stood too close to level 2 or level 4 (capture 16×16 to 19×19, standard
-    19×19) it takes the coarse tie-break, on capture 16×16 and 17×17 also slipping now and
-    then; level 4 deepens on its clock there as elsewhere, and standard 18×18 keeps the
-    usual level 3. The unlimited variants follow their rule."""
+    """Where level 3 stood too close to level 2 or level 4 (capture 16×16, 17×17 and 19×19,
+    standard 19×19) it takes the coarse tie-break, on capture 16×16 and 17×17 also slipping
+    now and then; capture 18×18 weakens level 2 instead. Level 4 deepens on its clock there
+    as elsewhere, and standard 18×18 keeps the usual levels. The unlimited variants follow
+    their rule."""
 
     def three(variant: str, size: int) -> tuple[DotDashSearchPlayer, float]:
         player = player_for_level(3, make_rules("dotdash", variant, size))
@@ -189,12 +190,23 @@ def test_largest_boards_give_level_3_the_coarse_tie_break_where_measured() -> No
                 assert search.depth == 2
                 assert (search.noise == 40) == ((rule, size) in coarse)
                 upper = MODE_LEVELS.get((rule, size))
-                assert blunder == (0.0 if upper is None else upper[0].blunder)
+                assert blunder == (0.0 if upper is None else upper[-2].blunder)
                 four = player_for_level(4, make_rules("dotdash", variant, size))
                 assert isinstance(four, DotDashSearchPlayer)
                 assert four.time_limit == DEFAULT_TIME
     assert three("capture", 16)[1] > 0 and three("capture", 17)[1] > 0
     assert three("capture", 19)[1] == 0 and three("standard", 19)[1] == 0
+    # capture 18×18 keeps the usual level 3 and weakens level 2 instead
+    for variant in ("capture", "capture-unlimited"):
+        two = player_for_level(2, make_rules("dotdash", variant, 18))
+        assert (
+            isinstance(two, BlunderingPlayer)
+            and two.blunder == MODE_LEVELS["capture", 18][0].blunder
+        )
+    for variant, size in (("standard", 18), ("capture", 17)):
+        assert isinstance(
+            player_for_level(2, make_rules("dotdash", variant, size)), DotDashSearchPlayer
+        )
 
 
 def test_level_4_searches_a_fixed_depth_on_small_boards_and_deepens_on_larger_ones() -> None:

@@ -104,12 +104,13 @@ _MIDDLE = (
     LevelSettings(depth=3, style=1, noise=40),
 )
 BOARD_LEVELS.update({10: _MIDDLE, 11: _MIDDLE, 12: _MIDDLE})
-# Levels 3 and 4 of one variant rule on one board size, where the board's own were uneven:
+# The upper levels of one variant rule on one board size, where the board's own were uneven
+# (levels 3 and 4, or 2 to 4, replacing the board's):
 # under frozen stones on 13×13 and 14×14 level 4 deepening for 1 s won 100% and 95% of its
 # games against level 3 (95% at 0.25 s on 13×13); the middle boards' levels 3 and 4 (the
 # coarse tie-break, level 4 a fixed 3 plies) scored 70% and 85% there, 80% and 70% on 14×14
 # (20 games a pairing)
-MODE_LEVELS: dict[tuple[str, int], tuple[LevelSettings, LevelSettings]] = {
+MODE_LEVELS: dict[tuple[str, int], tuple[LevelSettings, ...]] = {
     ("frozen", 13): _MIDDLE[2:],
     ("frozen", 14): _MIDDLE[2:],
 }
@@ -139,6 +140,15 @@ for _size, _blunder in ((16, 0.01), (17, 0.02)):
 # coarse level 3 scores 72% against level 2 and level 4 72% against it (standard-unlimited
 # 19×19, the same levels, 65% and 62% before)
 MODE_LEVELS[("standard", 19)] = _COARSE_LARGE
+# Capture 18×18: the usual level 3 scored 60% against level 2 and level 4 78% against it;
+# a level 2 that plays a random move one time in fifty brings level 3 to 75% (the coarse
+# level 3, one move in a hundred random, scored 73% against level 2 but level 4 only 60%
+# against it)
+MODE_LEVELS[("capture", 18)] = (
+    LevelSettings(depth=1, style=0, blunder=0.02),
+    LevelSettings(depth=2, style=1),
+    LevelSettings(depth=3, style=1, time=DEFAULT_TIME),
+)
 
 
 @dataclass
@@ -277,7 +287,7 @@ def level1_blunder(size: int) -> float:
 def level_settings(size: int, mode: str = "standard") -> tuple[LevelSettings, ...]:
     """Levels 1 to 4 on a board of `size` under the variant rule `mode`: the board's own
     ladder (`BOARD_LEVELS`), else the usual one (level 1's blunder rate by size, level 4
-    deepening for a second on large boards), with levels 3 and 4 from `MODE_LEVELS` where
+    deepening for a second on large boards), with the upper levels from `MODE_LEVELS` where
     the rule has its own."""
     own = BOARD_LEVELS.get(size)
     if own is None:
@@ -292,8 +302,8 @@ def level_settings(size: int, mode: str = "standard") -> tuple[LevelSettings, ..
                 time=None if small else DEFAULT_TIME,
             ),
         )
-    upper = MODE_LEVELS.get((mode, size))
-    return own if upper is None else (*own[:2], *upper)
+    upper = MODE_LEVELS.get((mode, size), ())
+    return (*own[: len(own) - len(upper)], *upper)
 
 
 def player_for_level(
