@@ -50,7 +50,8 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard", 16): {"random": 0, "1": 763, "2": 887, "3": 1072, "4": 1236},
     ("dotdash", "standard", 17): {"random": 0, "1": 763, "2": 949, "3": 1239, "4": 1424},
     ("dotdash", "standard", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1173},
-    ("dotdash", "standard", 19): {"random": 0, "1": 763, "2": 1023, "3": 1128, "4": 1252},
+    # standard 19×19 with the coarse level 3 (the unlimited variant below alike)
+    ("dotdash", "standard", 19): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1351},
     # frozen and capture, 7×7 to 13×13 (13×13 neighbouring levels only)
     ("dotdash", "frozen", 9): {"random": 0, "1": 614, "2": 812, "3": 1121, "4": 1376},
     ("dotdash", "capture", 9): {"random": 0, "1": 511, "2": 850, "3": 1127, "4": 1391},
@@ -77,7 +78,8 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1415},
     # capture 16×16: level 3 with one move in a hundred random, measured again
     ("dotdash", "capture", 16): {"random": 0, "1": 763, "2": 887, "3": 1011, "4": 1219},
-    ("dotdash", "capture", 18): {"random": 0, "1": 568, "2": 776, "3": 845, "4": 950},
+    # capture 18×18: level 2 with one move in fifty random, measured again
+    ("dotdash", "capture", 18): {"random": 0, "1": 568, "2": 753, "3": 939, "4": 1147},
     # without the reserve limit on 13×13 and up, neighbouring levels only (measured on their
     # own: level 4 thinks on a clock there but under frozen stones on 13×13 and 14×14, and
     # from 14×14 up some games use up a reserve)
@@ -95,14 +97,15 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "frozen-unlimited", 18): {"random": 0, "1": 763, "2": 868, "3": 1158, "4": 1391},
     ("dotdash", "standard-unlimited", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1235},
     ("dotdash", "frozen-unlimited", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1235},
-    ("dotdash", "standard-unlimited", 19): {"random": 0, "1": 763, "2": 1023, "3": 1128, "4": 1215},
+    ("dotdash", "standard-unlimited", 19): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1372},
     ("dotdash", "capture-unlimited", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1603},
     ("dotdash", "capture-unlimited", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1438},
     # capture-unlimited 16×16 as capture 16×16 (their leagues below level 4 were the same game
     # for game before level 3's random moves)
     ("dotdash", "capture-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1011, "4": 1219},
-    # 18×18: 10 games per ordered pair
-    ("dotdash", "capture-unlimited", 18): {"random": 0, "1": 446, "2": 585, "3": 687, "4": 867},
+    # capture-unlimited 18×18 as capture 18×18 (its 10-game ladder before level 2's random
+    # moves gave the same kind of steps; no game between these levels runs out of its reserve)
+    ("dotdash", "capture-unlimited", 18): {"random": 0, "1": 568, "2": 753, "3": 939, "4": 1147},
     # capture 17×17 and 19×19 with the coarse level 3 (on 17×17 also one move in fifty
     # random): levels 1 and 2 from the ladder, 2-3 and 3-4 measured again (with and without
     # the limit the cross tables were the same game for game on 19×19, and on 17×17 but for
