@@ -163,8 +163,21 @@ def test_frozen_13x13_and_14x14_take_the_fixed_depth_upper_levels_other_variants
         for variant in ("standard", "capture", "capture-unlimited"):
             four = player_for_level(4, make_rules("dotdash", variant, size))
             assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME
-    four = player_for_level(4, make_rules("dotdash", "frozen", 15))
+    four = player_for_level(4, make_rules("dotdash", "capture", 15))
     assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME
+
+
+def test_level_4_thinks_half_a_second_on_standard_and_frozen_15x15() -> None:
+    """On standard and frozen 15×15 a second of deepening left level 3 far behind (88-95%):
+    level 4 deepens for half a second there, with and without the limit; captures and the
+    neighbouring boards keep the second."""
+    for variant in ("standard", "standard-unlimited", "frozen", "frozen-unlimited"):
+        three, four = (player_for_level(n, make_rules("dotdash", variant, 15)) for n in (3, 4))
+        assert isinstance(three, DotDashSearchPlayer) and three.time_limit is None
+        assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME / 2
+    for variant, size in (("capture", 15), ("standard", 14), ("standard", 16), ("frozen", 16)):
+        four = player_for_level(4, make_rules("dotdash", variant, size))
+        assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME
 
 
 def test_largest_boards_give_level_3_the_coarse_tie_break_where_measured() -> None:
@@ -211,12 +224,12 @@ def test_largest_boards_give_level_3_the_coarse_tie_break_where_measured() -> No
 
 def test_level_4_searches_a_fixed_depth_on_small_boards_and_deepens_on_larger_ones() -> None:
     """On 9×9 a second of deepening left level 3 far behind (95%): level 4 searches 3 plies
-    there; from 13×13 up it deepens for a second (10×10 to 12×12 have their own ladder)."""
+    there; from 13×13 up it deepens on a clock (10×10 to 12×12 have their own ladder)."""
     for size in (8, 9):
         small = player_for_level(4, make_rules("dotdash", "standard", size))
         assert isinstance(small, DotDashSearchPlayer)
         assert (small.depth, small.time_limit) == (LEVEL4_SMALL_DEPTH, None)
-    for size in (13, 15):
+    for size in (13, 16):
         large = player_for_level(4, make_rules("dotdash", "standard", size))
         assert isinstance(large, DotDashSearchPlayer)
         assert large.time_limit == DEFAULT_TIME
