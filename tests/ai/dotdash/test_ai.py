@@ -160,22 +160,32 @@ def test_frozen_13x13_and_14x14_take_the_fixed_depth_upper_levels_other_variants
             for level in (1, 2):
                 a, b = player_for_level(level, rules), player_for_level(level, usual)
                 assert type(a) is type(b) and a.name == b.name
-        for variant in ("standard", "capture", "capture-unlimited"):
-            four = player_for_level(4, make_rules("dotdash", variant, size))
-            assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME
+    four = player_for_level(4, make_rules("dotdash", "standard", 13))
+    assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME
     four = player_for_level(4, make_rules("dotdash", "capture", 15))
     assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME
 
 
-def test_level_4_thinks_half_a_second_on_standard_and_frozen_15x15() -> None:
-    """On standard and frozen 15×15 a second of deepening left level 3 far behind (88-95%):
-    level 4 deepens for half a second there, with and without the limit; captures and the
+def test_level_4_thinks_less_than_a_second_where_a_second_left_level_3_far_behind() -> None:
+    """On standard 14×14 and 15×15, frozen 15×15 and capture 14×14 a second of deepening left
+    level 3 far behind (88-95%): level 4 deepens for a quarter of a second on standard 14×14
+    and half a second on the others, with and without the limit; the other rules and the
     neighbouring boards keep the second."""
-    for variant in ("standard", "standard-unlimited", "frozen", "frozen-unlimited"):
-        three, four = (player_for_level(n, make_rules("dotdash", variant, 15)) for n in (3, 4))
+    for variant, size, share in (
+        ("standard", 14, 4),
+        ("standard-unlimited", 14, 4),
+        ("standard", 15, 2),
+        ("standard-unlimited", 15, 2),
+        ("frozen", 15, 2),
+        ("frozen-unlimited", 15, 2),
+        ("capture", 14, 2),
+        ("capture-unlimited", 14, 2),
+    ):
+        rules = make_rules("dotdash", variant, size)
+        three, four = (player_for_level(n, rules) for n in (3, 4))
         assert isinstance(three, DotDashSearchPlayer) and three.time_limit is None
-        assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME / 2
-    for variant, size in (("capture", 15), ("standard", 14), ("standard", 16), ("frozen", 16)):
+        assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME / share
+    for variant, size in (("capture", 13), ("capture", 15), ("standard", 16), ("frozen", 16)):
         four = player_for_level(4, make_rules("dotdash", variant, size))
         assert isinstance(four, DotDashSearchPlayer) and four.time_limit == DEFAULT_TIME
 
