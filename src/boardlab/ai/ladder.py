@@ -44,9 +44,10 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard", 10): {"random": 0, "1": 661, "2": 825, "3": 1083, "4": 1322},
     ("dotdash", "standard", 11): {"random": 0, "1": 636, "2": 899, "3": 1102, "4": 1420},
     ("dotdash", "standard", 12): {"random": 0, "1": 654, "2": 850, "3": 1059, "4": 1350},
-    # 14×14 and up: level 4 at its default 1 s a move, neighbouring levels only
-    ("dotdash", "standard", 14): {"random": 0, "1": 568, "2": 753, "3": 897, "4": 1260},
-    ("dotdash", "standard", 15): {"random": 0, "1": 763, "2": 949, "3": 1182, "4": 1506},
+    # 14×14 and up: level 4 at its default 1 s a move (standard 14×14 0.25 s, 15×15 0.5 s,
+    # frozen 15×15 and capture 14×14 0.5 s, with and without the limit), neighbouring levels only
+    ("dotdash", "standard", 14): {"random": 0, "1": 568, "2": 753, "3": 897, "4": 1060},
+    ("dotdash", "standard", 15): {"random": 0, "1": 763, "2": 949, "3": 1182, "4": 1415},
     ("dotdash", "standard", 16): {"random": 0, "1": 763, "2": 887, "3": 1072, "4": 1236},
     ("dotdash", "standard", 17): {"random": 0, "1": 763, "2": 949, "3": 1239, "4": 1424},
     ("dotdash", "standard", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1173},
@@ -69,12 +70,12 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1620},
     # frozen on 14×14 to 19×19, capture on 14×14 to 18×18 (neighbouring levels only)
     ("dotdash", "frozen", 14): {"random": 0, "1": 568, "2": 753, "3": 986, "4": 1276},
-    ("dotdash", "frozen", 15): {"random": 0, "1": 763, "2": 927, "3": 1070, "4": 1482},
+    ("dotdash", "frozen", 15): {"random": 0, "1": 763, "2": 927, "3": 1070, "4": 1360},
     ("dotdash", "frozen", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1447},
     ("dotdash", "frozen", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1594},
     ("dotdash", "frozen", 18): {"random": 0, "1": 763, "2": 887, "3": 1177, "4": 1362},
     ("dotdash", "frozen", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1277},
-    ("dotdash", "capture", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1677},
+    ("dotdash", "capture", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1546},
     ("dotdash", "capture", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1415},
     # capture 16×16: level 3 with one move in a hundred random, measured again
     ("dotdash", "capture", 16): {"random": 0, "1": 763, "2": 887, "3": 1011, "4": 1219},
@@ -87,9 +88,9 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "frozen-unlimited", 13): {"random": 0, "1": 763, "2": 868, "3": 1101, "4": 1391},
     ("dotdash", "capture-unlimited", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1650},
     ("dotdash", "frozen-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 1013, "4": 1337},
-    ("dotdash", "standard-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 897, "4": 1221},
-    ("dotdash", "standard-unlimited", 15): {"random": 0, "1": 763, "2": 949, "3": 1182, "4": 1657},
-    ("dotdash", "frozen-unlimited", 15): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1413},
+    ("dotdash", "standard-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 897, "4": 1130},
+    ("dotdash", "standard-unlimited", 15): {"random": 0, "1": 763, "2": 949, "3": 1182, "4": 1415},
+    ("dotdash", "frozen-unlimited", 15): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1340},
     ("dotdash", "standard-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1072, "4": 1280},
     ("dotdash", "frozen-unlimited", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1420},
     ("dotdash", "frozen-unlimited", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1569},
@@ -98,7 +99,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard-unlimited", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1235},
     ("dotdash", "frozen-unlimited", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1235},
     ("dotdash", "standard-unlimited", 19): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1372},
-    ("dotdash", "capture-unlimited", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1603},
+    ("dotdash", "capture-unlimited", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1546},
     ("dotdash", "capture-unlimited", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1438},
     # capture-unlimited 16×16 as capture 16×16 (their leagues below level 4 were the same game
     # for game before level 3's random moves)
