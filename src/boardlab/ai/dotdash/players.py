@@ -82,6 +82,12 @@ class LevelSettings:
     time: float | None = None
 
 
+# The usual levels 2 to 4 on large boards; level 1 is level 2 with a blunder rate by size
+# (`level1_blunder`), and the per-board and per-rule ladders below vary these
+_LEVEL2 = LevelSettings(depth=1, style=0)
+_LEVEL3 = LevelSettings(depth=2, style=1)
+_LEVEL4 = LevelSettings(depth=3, style=1, time=DEFAULT_TIME)
+
 # Boards with their own ladder, levels 1 to 4 (measured: docs/ai-levels-dotdash.md). On 7×7
 # the usual levels scored 75%, 65%, 91% and 74% each against the one below; these 91%, 82%,
 # 69% and 81% (level 4 without its coarse tie-break: 88%).
@@ -120,10 +126,7 @@ MODE_LEVELS: dict[tuple[str, int], tuple[LevelSettings, ...]] = {
 # 78% against level 2, level 4 62% against it on both); on 16×16 that measured no better
 # (90% and 60%), and a level 3 with one move in twenty random scored only 55% against
 # level 2 on 17×17
-_COARSE_LARGE = (
-    LevelSettings(depth=2, style=1, noise=40),
-    LevelSettings(depth=3, style=1, time=DEFAULT_TIME),
-)
+_COARSE_LARGE = (replace(_LEVEL3, noise=40), _LEVEL4)
 # (capture 19×19 level 4 stays at 60-62% against it: a level 3 that also slips one move in a
 # hundred measured 61%, level 4 with the coarse tie-break too 57%, over about 20 games each)
 MODE_LEVELS[("capture", 19)] = _COARSE_LARGE
@@ -152,19 +155,12 @@ for _mode, _size, _time in (
     ("frozen", 15, DEFAULT_TIME / 2),
     ("capture", 14, DEFAULT_TIME / 2),
 ):
-    MODE_LEVELS[(_mode, _size)] = (
-        LevelSettings(depth=2, style=1),
-        LevelSettings(depth=3, style=1, time=_time),
-    )
+    MODE_LEVELS[(_mode, _size)] = (_LEVEL3, replace(_LEVEL4, time=_time))
 # Capture 18×18: the usual level 3 scored 60% against level 2 and level 4 78% against it;
 # a level 2 that plays a random move one time in fifty brings level 3 to 75% (the coarse
 # level 3, one move in a hundred random, scored 73% against level 2 but level 4 only 60%
 # against it)
-MODE_LEVELS[("capture", 18)] = (
-    LevelSettings(depth=1, style=0, blunder=0.02),
-    LevelSettings(depth=2, style=1),
-    LevelSettings(depth=3, style=1, time=DEFAULT_TIME),
-)
+MODE_LEVELS[("capture", 18)] = (replace(_LEVEL2, blunder=0.02), _LEVEL3, _LEVEL4)
 
 
 @dataclass
@@ -307,16 +303,13 @@ def level_settings(size: int, mode: str = "standard") -> tuple[LevelSettings, ..
     the rule has its own."""
     own = BOARD_LEVELS.get(size)
     if own is None:
-        small = size <= SMALL_BOARD
         own = (
-            LevelSettings(depth=1, style=0, blunder=level1_blunder(size)),
-            LevelSettings(depth=1, style=0),
-            LevelSettings(depth=2, style=1),
-            LevelSettings(
-                depth=LEVEL4_SMALL_DEPTH if small else 3,
-                style=1,
-                time=None if small else DEFAULT_TIME,
-            ),
+            replace(_LEVEL2, blunder=level1_blunder(size)),
+            _LEVEL2,
+            _LEVEL3,
+            replace(_LEVEL4, depth=LEVEL4_SMALL_DEPTH, time=None)
+            if size <= SMALL_BOARD
+            else _LEVEL4,
         )
     upper = MODE_LEVELS.get((mode, size), ())
     return (*own[: len(own) - len(upper)], *upper)
