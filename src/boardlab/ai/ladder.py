@@ -99,13 +99,14 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard-unlimited", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1235},
     ("dotdash", "frozen-unlimited", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1235},
     ("dotdash", "standard-unlimited", 19): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1372},
+    # capture-unlimited 14×14 as capture 14×14 (below level 4 they scored alike, pair by pair)
     ("dotdash", "capture-unlimited", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1546},
     ("dotdash", "capture-unlimited", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1438},
     # capture-unlimited 16×16 as capture 16×16 (their leagues below level 4 were the same game
     # for game before level 3's random moves)
     ("dotdash", "capture-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1011, "4": 1219},
-    # capture-unlimited 18×18 as capture 18×18 (its 10-game ladder before level 2's random
-    # moves gave the same kind of steps; no game between these levels runs out of its reserve)
+    # capture-unlimited 18×18 as capture 18×18 (not measured on its own since level 2's random
+    # moves; before them its 10-game ladder's steps were 95, 70, 65, 75%, capture's 98, 78, 60, 65%)
     ("dotdash", "capture-unlimited", 18): {"random": 0, "1": 568, "2": 753, "3": 939, "4": 1147},
     # capture 17×17 and 19×19 with the coarse level 3 (on 17×17 also one move in fifty
     # random): levels 1 and 2 from the ladder, 2-3 and 3-4 measured again (with and without
