@@ -13,6 +13,7 @@ from boardlab.ai.dotdash.players import (
     DEFAULT_TIME,
     LEVEL4_SMALL_DEPTH,
     MAX_DEPTH,
+    MODE_LEVEL1_BLUNDER,
     MODE_LEVELS,
     DotDashSearchPlayer,
     level1_blunder,
@@ -110,10 +111,39 @@ def test_level_1_blunders_less_on_larger_boards() -> None:
     assert 0.1 < level1_blunder(11) < 0.3
 
 
-def share(size: int, player: str, opponent: str, games: int) -> float:
-    """`player`'s score against `opponent` on standard Dot Dash of `size`, from random pie
-    setups each played from both sides (`games` per ordered pair, seed 1)."""
-    league = run_league("dotdash", None, size, [player, opponent], games, seed=1, setups=True)
+def test_level_1_slips_less_under_captures_and_more_under_frozen_stones_where_measured() -> None:
+    """A random move costs more where stones are captured and less where they freeze: on
+    the boards where level 2's step measured outside the range, level 1 takes a rate of its
+    own under that rule, with and without the reserve limit, and is level 2 in all else."""
+
+    def one(variant: str, size: int) -> BlunderingPlayer:
+        player = player_for_level(1, make_rules("dotdash", variant, size))
+        assert isinstance(player, BlunderingPlayer)
+        return player
+
+    assert {rule for rule, _ in MODE_LEVEL1_BLUNDER} == {"capture", "frozen"}
+    for (rule, size), rate in MODE_LEVEL1_BLUNDER.items():
+        usual = one("standard", size).blunder
+        assert rate < usual if rule == "capture" else rate > usual
+        for variant in (rule, f"{rule}-unlimited"):
+            player = one(variant, size)
+            two = player_for_level(2, make_rules("dotdash", variant, size))
+            assert player.blunder == rate
+            assert isinstance(player.inner, DotDashSearchPlayer)
+            assert isinstance(two, DotDashSearchPlayer)
+            assert (player.inner.depth, player.inner.noise) == (two.depth, two.noise)
+    for variant, size in (("capture", 12), ("frozen", 9), ("standard", 13)):
+        assert one(variant, size).blunder == one("standard", size).blunder
+
+
+def test_level_1_under_captures_on_9x9_still_beats_a_random_mover() -> None:
+    assert share(9, "1", "random", 10, "capture") >= 0.9
+
+
+def share(size: int, player: str, opponent: str, games: int, variant: str | None = None) -> float:
+    """`player`'s score against `opponent` on Dot Dash of `size` (standard unless `variant`),
+    from random pie setups each played from both sides (`games` per ordered pair, seed 1)."""
+    league = run_league("dotdash", variant, size, [player, opponent], games, seed=1, setups=True)
     won, played = head_to_head(league, player, opponent)
     return won / played
 

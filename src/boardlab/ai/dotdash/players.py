@@ -2,7 +2,9 @@
 
 1. beginner: level 2's move, but now and then a random legal one: one move in four on 8×8,
    in three on 9×9, in ten on 13×13 and larger (`level1_blunder`; games are longer on larger
-   boards, so each blunder must be rarer for the same strength);
+   boards, so each blunder must be rarer for the same strength), rarer under captures on
+   9×9, 13×13 and 19×19 and more often under frozen stones on 12×12, 13×13 and 18×18
+   (`MODE_LEVEL1_BLUNDER`), where level 2's step measured outside the range;
 2. greedy and race-aware: one ply plus the race solver (takes a lead the opponent cannot
    answer, answers a lead when it can), judged on line windows only;
 3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
@@ -59,6 +61,17 @@ DEFAULT_TIME = 1.0
 # level 2, 0.1 scores 24% (and 100% against a random mover); on 8×8 0.3 beat a random mover
 # in only 89%, 0.25 in 92%.
 LEVEL1_BLUNDER = {8: 0.25, 9: 0.3, 13: 0.1}
+# Level 1's chance under one variant rule on one board, where the board's left level 2's
+# step outside the range (level 2's score against level 1, 50 games per ordered pair, seed
+# 1): captures make a random move cost more, frozen stones less
+MODE_LEVEL1_BLUNDER: dict[tuple[str, int], float] = {
+    ("capture", 9): 0.2,  # 0.3: 88%; 0.25: 86% (25 games a pair); 0.2: 80%
+    ("capture", 13): 0.07,  # 0.1: 90%; 0.07: 77%; 0.05: 74% (25 games)
+    ("capture", 19): 0.07,  # 0.1: 90% (25 games); 0.07: 79%
+    ("frozen", 12): 0.2,  # 0.15: 64% (25 games); 0.2: 78%; 0.25: 86% (25 games)
+    ("frozen", 13): 0.15,  # 0.1: 72% (25 games); 0.125: 70%; 0.15: 80%; 0.2: 92% (25 games)
+    ("frozen", 18): 0.2,  # 0.1 and 0.15: 66% (25 games each); 0.2: 84%; 0.25: 90% (25 games)
+}
 MAX_DEPTH = 12  # full-width plies; the move buffers are sized for it
 # Level 4 on boards up to SMALL_BOARD searches LEVEL4_SMALL_DEPTH plies instead of deepening
 # for a second (docs/ai-levels-dotdash.md: at 1 s it scored 95% against level 3 on 9×9)
@@ -299,8 +312,8 @@ def level1_blunder(size: int) -> float:
 def level_settings(size: int, mode: str = "standard") -> tuple[LevelSettings, ...]:
     """Levels 1 to 4 on a board of `size` under the variant rule `mode`: the board's own
     ladder (`BOARD_LEVELS`), else the usual one (level 1's blunder rate by size, level 4
-    deepening for a second on large boards), with the upper levels from `MODE_LEVELS` where
-    the rule has its own."""
+    deepening for a second on large boards), with level 1's rate from `MODE_LEVEL1_BLUNDER`
+    and the upper levels from `MODE_LEVELS` where the rule has its own."""
     own = BOARD_LEVELS.get(size)
     if own is None:
         own = (
@@ -311,6 +324,9 @@ def level_settings(size: int, mode: str = "standard") -> tuple[LevelSettings, ..
             if size <= SMALL_BOARD
             else _LEVEL4,
         )
+    blunder = MODE_LEVEL1_BLUNDER.get((mode, size))
+    if blunder is not None:
+        own = (replace(own[0], blunder=blunder), *own[1:])
     upper = MODE_LEVELS.get((mode, size), ())
     return (*own[: len(own) - len(upper)], *upper)
 
