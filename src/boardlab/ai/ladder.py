@@ -53,9 +53,11 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "standard", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1173},
     # standard 19×19 with the coarse level 3 (the unlimited variant below alike)
     ("dotdash", "standard", 19): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1351},
-    # frozen and capture, 7×7 to 13×13 (13×13 neighbouring levels only)
+    # frozen and capture, 7×7 to 13×13 (13×13 neighbouring levels only); capture 9×9 and
+    # 13×13, frozen 12×12 and 13×13 measured again with level 1's rate for the rule (capture
+    # 13×13: levels 1 and 2 again, the upper pairings' scores from its earlier ladder)
     ("dotdash", "frozen", 9): {"random": 0, "1": 614, "2": 812, "3": 1121, "4": 1376},
-    ("dotdash", "capture", 9): {"random": 0, "1": 511, "2": 850, "3": 1127, "4": 1391},
+    ("dotdash", "capture", 9): {"random": 0, "1": 528, "2": 779, "3": 1065, "4": 1332},
     ("dotdash", "frozen", 7): {"random": 0, "1": 430, "2": 687, "3": 819, "4": 970},
     ("dotdash", "capture", 7): {"random": 0, "1": 526, "2": 722, "3": 897, "4": 1068},
     ("dotdash", "frozen", 8): {"random": 0, "1": 490, "2": 628, "3": 907, "4": 1175},
@@ -64,16 +66,17 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "capture", 10): {"random": 0, "1": 669, "2": 806, "3": 1081, "4": 1372},
     ("dotdash", "frozen", 11): {"random": 0, "1": 643, "2": 860, "3": 1143, "4": 1441},
     ("dotdash", "capture", 11): {"random": 0, "1": 627, "2": 928, "3": 1138, "4": 1487},
-    ("dotdash", "frozen", 12): {"random": 0, "1": 675, "2": 799, "3": 1055, "4": 1368},
+    ("dotdash", "frozen", 12): {"random": 0, "1": 648, "2": 858, "3": 1082, "4": 1414},
     ("dotdash", "capture", 12): {"random": 0, "1": 634, "2": 881, "3": 1203, "4": 1474},
-    ("dotdash", "frozen", 13): {"random": 0, "1": 763, "2": 868, "3": 1101, "4": 1391},
-    ("dotdash", "capture", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1620},
-    # frozen on 14×14 to 19×19, capture on 14×14 to 18×18 (neighbouring levels only)
+    ("dotdash", "frozen", 13): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1519},
+    ("dotdash", "capture", 13): {"random": 0, "1": 763, "2": 1053, "3": 1286, "4": 1546},
+    # frozen on 14×14 to 19×19, capture on 14×14 to 18×18 (neighbouring levels only; frozen
+    # 18×18 measured again with level 1's rate for frozen stones, with and without the limit)
     ("dotdash", "frozen", 14): {"random": 0, "1": 568, "2": 753, "3": 986, "4": 1276},
     ("dotdash", "frozen", 15): {"random": 0, "1": 763, "2": 927, "3": 1070, "4": 1360},
     ("dotdash", "frozen", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1447},
     ("dotdash", "frozen", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1594},
-    ("dotdash", "frozen", 18): {"random": 0, "1": 763, "2": 887, "3": 1177, "4": 1362},
+    ("dotdash", "frozen", 18): {"random": 0, "1": 763, "2": 996, "3": 1286, "4": 1495},
     ("dotdash", "frozen", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1277},
     ("dotdash", "capture", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1546},
     ("dotdash", "capture", 15): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1415},
@@ -85,8 +88,8 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     # own: level 4 thinks on a clock there but under frozen stones on 13×13 and 14×14, and
     # from 14×14 up some games use up a reserve)
     ("dotdash", "standard-unlimited", 13): {"random": 0, "1": 763, "2": 949, "3": 1134, "4": 1546},
-    ("dotdash", "frozen-unlimited", 13): {"random": 0, "1": 763, "2": 868, "3": 1101, "4": 1391},
-    ("dotdash", "capture-unlimited", 13): {"random": 0, "1": 763, "2": 1127, "3": 1360, "4": 1650},
+    ("dotdash", "frozen-unlimited", 13): {"random": 0, "1": 763, "2": 996, "3": 1229, "4": 1519},
+    ("dotdash", "capture-unlimited", 13): {"random": 0, "1": 763, "2": 1053, "3": 1286, "4": 1576},
     ("dotdash", "frozen-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 1013, "4": 1337},
     ("dotdash", "standard-unlimited", 14): {"random": 0, "1": 568, "2": 753, "3": 897, "4": 1130},
     ("dotdash", "standard-unlimited", 15): {"random": 0, "1": 763, "2": 949, "3": 1182, "4": 1415},
@@ -95,7 +98,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "frozen-unlimited", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1420},
     ("dotdash", "frozen-unlimited", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1569},
     ("dotdash", "standard-unlimited", 17): {"random": 0, "1": 763, "2": 949, "3": 1239, "4": 1382},
-    ("dotdash", "frozen-unlimited", 18): {"random": 0, "1": 763, "2": 868, "3": 1158, "4": 1391},
+    ("dotdash", "frozen-unlimited", 18): {"random": 0, "1": 763, "2": 996, "3": 1286, "4": 1519},
     ("dotdash", "standard-unlimited", 18): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1235},
     ("dotdash", "frozen-unlimited", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1235},
     ("dotdash", "standard-unlimited", 19): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1372},
@@ -109,13 +112,14 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     # moves; before them its 10-game ladder's steps were 95, 70, 65, 75%, capture's 98, 78, 60, 65%)
     ("dotdash", "capture-unlimited", 18): {"random": 0, "1": 568, "2": 753, "3": 939, "4": 1147},
     # capture 17×17 and 19×19 with the coarse level 3 (on 17×17 also one move in fifty
-    # random): levels 1 and 2 from the ladder, 2-3 and 3-4 measured again (with and without
+    # random): levels 1 and 2 from the ladder (19×19: measured again with level 1's rate
+    # for captures), 2-3 and 3-4 measured again (with and without
     # the limit the cross tables were the same game for game on 19×19, and on 17×17 but for
     # two of level 4's games, before level 3's random moves)
     ("dotdash", "capture", 17): {"random": 0, "1": 763, "2": 1023, "3": 1167, "4": 1375},
     ("dotdash", "capture-unlimited", 17): {"random": 0, "1": 763, "2": 1023, "3": 1167, "4": 1375},
-    ("dotdash", "capture", 19): {"random": 0, "1": 763, "2": 1087, "3": 1296, "4": 1382},
-    ("dotdash", "capture-unlimited", 19): {"random": 0, "1": 763, "2": 1087, "3": 1296, "4": 1382},
+    ("dotdash", "capture", 19): {"random": 0, "1": 763, "2": 1053, "3": 1262, "4": 1348},
+    ("dotdash", "capture-unlimited", 19): {"random": 0, "1": 763, "2": 1053, "3": 1262, "4": 1348},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
 # the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the
