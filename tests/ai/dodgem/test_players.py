@@ -109,6 +109,22 @@ def test_misere_levels_play_on_instead_of_drawing() -> None:
     assert decided >= 4 and wins > decided / 2
 
 
+def level_4_against_level_3(
+    rules: DodgemRules, tables: TableStore, games: int, seed: int
+) -> list[str]:
+    """Level 4's result ("win", "loss" or "draw") in each of `games` games against level 3,
+    taking turns to move first (games stop at 1,000 plies, as in the ladder)."""
+    results = []
+    for i in range(games):
+        players = [make_player("4", rules, tables), make_player("3", rules)]
+        if i % 2:
+            players.reverse()
+        result = score(play_game(rules, players, random.Random(seed + i), max_plies=1000).result)
+        flipped = {"win": "loss", "loss": "win"}.get(result, result)
+        results.append(result if i % 2 == 0 else flipped)
+    return results
+
+
 def test_piecepack_7x7_level_4_is_level_3s_search_with_half_its_noise(
     empty_tables: TableStore,
 ) -> None:
@@ -121,14 +137,7 @@ def test_piecepack_7x7_level_4_is_level_3s_search_with_half_its_noise(
     assert isinstance(three, NoisySearchPlayer)
     assert four.fallback.depth == three.depth == 4
     assert 0 < four.fallback.noise < three.noise
-    wins = 0
-    for i in range(8):
-        players = [make_player("4", rules, empty_tables), make_player("3", rules)]
-        if i % 2:
-            players.reverse()
-        result = score(play_game(rules, players, random.Random(400 + i), max_plies=1000).result)
-        wins += result == ("win" if i % 2 == 0 else "loss")
-    assert wins >= 5
+    assert level_4_against_level_3(rules, empty_tables, 8, seed=400).count("win") >= 5
 
 
 def test_misere_level_4_without_a_table_outlasts_level_3(empty_tables: TableStore) -> None:
@@ -138,17 +147,8 @@ def test_misere_level_4_without_a_table_outlasts_level_3(empty_tables: TableStor
     rules = rules_for("misere", 6)
     four = make_player("4", rules, empty_tables)
     assert isinstance(four, PerfectPlayer) and isinstance(four.fallback, NoisySearchPlayer)
-    wins = 0
-    for i in range(6):
-        players = [make_player("4", rules, empty_tables), make_player("3", rules)]
-        if i % 2:
-            players.reverse()
-        result = score(play_game(rules, players, random.Random(300 + i), max_plies=1000).result)
-        four_won = result == ("win" if i % 2 == 0 else "loss")
-        four_lost = result == ("loss" if i % 2 == 0 else "win")
-        assert not four_lost
-        wins += four_won
-    assert wins >= 1
+    results = level_4_against_level_3(rules, empty_tables, 6, seed=300)
+    assert "loss" not in results and "win" in results
 
 
 # -- level 4 with a table -------------------------------------------------------------------
