@@ -163,6 +163,12 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # 2 and a 40,000-node level 3 (8 plies) fill the span: 5-ply level 2 80% against that
     # level 1, a 60,000-node level 3 85% against the 5-ply level 2 (20 games each)
     ("*", 8): Tuning(l1_noise=8.0, l1_blunder=0.01, l2_depth=5, l2_noise=8.0, l3_nodes=40000),
+    # blocked-loses 8×8: the 40,000-node level 3 scored 90% against level 2 and level 4 only
+    # 62% against it; at 25,000 nodes 80% and 85% (20 games each; 20,000: 65% and 70%,
+    # 30,000: 95% against level 2)
+    ("blocked-loses", 8): Tuning(
+        l1_noise=8.0, l1_blunder=0.01, l2_depth=5, l2_noise=8.0, l3_nodes=25000
+    ),
 }
 
 
