@@ -133,6 +133,9 @@ def test_a_ctrl_c_dropped_by_a_finaliser_still_stops_long_work() -> None:
 
     from boardlab.cli.common import catch_interrupts, check_interrupted
 
+    # start from Python's own handler, whatever code run earlier in this process left
+    # (a handler set outside Python reads back as None and could not be put back)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     previous = catch_interrupts()
     assert previous is signal.default_int_handler
     try:
