@@ -20,7 +20,7 @@ search also stops at a time cap that only a slow machine reaches.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from boardlab.ai.base import Player
@@ -60,6 +60,9 @@ class Tuning:
     l4_noise: float = 0.0
     contempt: int = 0
 
+
+# The 8×8 levels (a steadier level 1, a 5-ply level 2, a 40,000-node level 3: TUNING below)
+_EIGHT = Tuning(l1_noise=8.0, l1_blunder=0.01, l2_depth=5, l2_noise=8.0, l3_nodes=40000)
 
 # Measured per board (docs/ai-levels.md, benchmarks/ladder.py); "*" is any variant.
 TUNING: dict[tuple[str, int], Tuning] = {
@@ -162,13 +165,11 @@ TUNING: dict[tuple[str, int], Tuning] = {
     # (7 plies); a steadier level 1 (noise 0.08 steps, one move in 100 random), a 5-ply level
     # 2 and a 40,000-node level 3 (8 plies) fill the span: 5-ply level 2 80% against that
     # level 1, a 60,000-node level 3 85% against the 5-ply level 2 (20 games each)
-    ("*", 8): Tuning(l1_noise=8.0, l1_blunder=0.01, l2_depth=5, l2_noise=8.0, l3_nodes=40000),
+    ("*", 8): _EIGHT,
     # blocked-loses 8×8: the 40,000-node level 3 scored 90% against level 2 and level 4 only
     # 62% against it; at 25,000 nodes 80% and 85% (20 games each; 20,000: 65% and 70%,
     # 30,000: 95% against level 2)
-    ("blocked-loses", 8): Tuning(
-        l1_noise=8.0, l1_blunder=0.01, l2_depth=5, l2_noise=8.0, l3_nodes=25000
-    ),
+    ("blocked-loses", 8): replace(_EIGHT, l3_nodes=25000),
 }
 
 

@@ -9,10 +9,10 @@
    answer, answers a lead when it can), judged on line windows only;
 3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
 4. iterative deepening of the same search within a time limit per move (default 1 s; less
-   on some 14×14 and 15×15 boards, 1.5 s on standard 18×18) on 13×13 and larger boards, never shallower than level 3's two plies; on 9×9 and smaller,
-   where a second reaches 4 plies and more and level 4 won 95% of its games against level
-   3, the same search to a fixed 3 plies (84% against level 3), and likewise on 10×10 to
-   12×12 (below).
+   on some 14×14 and 15×15 boards, 1.5 s on standard 18×18) on 13×13 and larger boards,
+   never shallower than level 3's two plies; on 9×9 and smaller, where a second reaches 4
+   plies and more and level 4 won 95% of its games against level 3, the same search to a
+   fixed 3 plies (84% against level 3), and likewise on 10×10 to 12×12 (below).
 
 7×7 is too small for that ladder: a one-ply level 2 scores only 79% against a random mover
 there, so its levels search deeper (`BOARD_LEVELS`): level 1 two plies with 15% of its moves
