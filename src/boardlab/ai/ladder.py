@@ -114,15 +114,16 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     # capture-unlimited 18×18 as capture 18×18 (not measured on its own since level 2's random
     # moves; before them its 10-game ladder's steps were 95, 70, 65, 75%, capture's 98, 78, 60, 65%)
     ("dotdash", "capture-unlimited", 18): {"random": 0, "1": 568, "2": 753, "3": 939, "4": 1147},
-    # capture 17×17 and 19×19 with the coarse level 3 (on 17×17 also one move in fifty
-    # random): levels 1 and 2 from the ladder (19×19: measured again with level 1's rate
-    # for captures), 2-3 and 3-4 measured again (with and without
-    # the limit the cross tables were the same game for game on 19×19, and on 17×17 but for
-    # two of level 4's games, before level 3's random moves)
+    # capture 17×17 with the coarse level 3 (also one move in fifty random): levels 1 and 2
+    # from the ladder, 2-3 and 3-4 measured again (with and without the limit the cross
+    # tables were the same game for game but for two of level 4's games, before level 3's
+    # random moves)
     ("dotdash", "capture", 17): {"random": 0, "1": 763, "2": 1023, "3": 1167, "4": 1375},
     ("dotdash", "capture-unlimited", 17): {"random": 0, "1": 763, "2": 1023, "3": 1167, "4": 1375},
-    ("dotdash", "capture", 19): {"random": 0, "1": 763, "2": 1053, "3": 1262, "4": 1348},
-    ("dotdash", "capture-unlimited", 19): {"random": 0, "1": 763, "2": 1053, "3": 1262, "4": 1348},
+    # capture 19×19 with levels 1 to 3 solving races 4 plies deep (every pairing measured
+    # again; capture-unlimited 19×19 with the same levels: see docs/ai-levels-dotdash.md)
+    ("dotdash", "capture", 19): {"random": 0, "1": 729, "2": 946, "3": 1109, "4": 1318},
+    ("dotdash", "capture-unlimited", 19): {"random": 0, "1": 729, "2": 946, "3": 1109, "4": 1318},
 }
 # On 7×7 no player can hold more stones than its reserve of 60 (the board has 49 points), so
 # the unlimited variants are the limited ones there; on 8×8 to 11×11 their leagues gave the

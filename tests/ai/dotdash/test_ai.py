@@ -20,7 +20,7 @@ from boardlab.ai.dotdash.players import (
     pie_agent,
     player_for_level,
 )
-from boardlab.ai.dotdash.search import WIN
+from boardlab.ai.dotdash.search import QDEPTH, WIN
 from boardlab.ai.league import head_to_head, run_league
 from boardlab.core import GameSession, UsageError, make_rules
 from boardlab.games.dotdash.pie import pie_position
@@ -131,7 +131,8 @@ def test_level_1_slips_less_under_captures_and_more_under_frozen_stones_where_me
             assert player.blunder == rate
             assert isinstance(player.inner, DotDashSearchPlayer)
             assert isinstance(two, DotDashSearchPlayer)
-            assert (player.inner.depth, player.inner.noise) == (two.depth, two.noise)
+            inner = player.inner
+            assert (inner.depth, inner.noise, inner.qdepth) == (two.depth, two.noise, two.qdepth)
     for variant, size in (("capture", 12), ("frozen", 9), ("standard", 13)):
         assert one(variant, size).blunder == one("standard", size).blunder
 
@@ -261,6 +262,27 @@ def test_largest_boards_give_level_3_the_coarse_tie_break_where_measured() -> No
         assert isinstance(
             player_for_level(2, make_rules("dotdash", variant, size)), DotDashSearchPlayer
         )
+
+
+def test_capture_19x19_solves_races_less_deeply_below_level_4() -> None:
+    """On capture 19×19 level 4's clock bought it no step over level 3 while both solved
+    races 6 plies deep: levels 1 to 3 solve them 4 plies deep there (with and without the
+    reserve limit); every other board keeps 6 plies at every level."""
+
+    def race_depths(variant: str, size: int) -> list[int]:
+        out = []
+        for level in (1, 2, 3, 4):
+            player = player_for_level(level, make_rules("dotdash", variant, size))
+            if isinstance(player, BlunderingPlayer):
+                player = player.inner
+            assert isinstance(player, DotDashSearchPlayer)
+            out.append(player.qdepth)
+        return out
+
+    for variant in ("capture", "capture-unlimited"):
+        assert race_depths(variant, 19) == [4, 4, 4, QDEPTH]
+    for variant, size in (("capture", 18), ("capture", 13), ("standard", 19), ("frozen", 19)):
+        assert race_depths(variant, size) == [QDEPTH] * 4
 
 
 def test_level_4_searches_a_fixed_depth_on_small_boards_and_deepens_on_larger_ones() -> None:

@@ -1,5 +1,5 @@
-"""The compiled search against plain minimax with the same leaves, and the window evaluation
-against a direct count."""
+"""The compiled search against plain minimax with the same leaves (also through a player's
+race depth), and the window evaluation against a direct count."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import random
 import numpy as np
 import pytest
 
-from boardlab.ai.dotdash.search import INF, WIN, WINDOW, _windows, alphabeta, evaluate
+from boardlab.ai.dotdash.players import DotDashSearchPlayer
+from boardlab.ai.dotdash.search import INF, QDEPTH, WIN, WINDOW, _windows, alphabeta, evaluate
 from boardlab.core import make_rules
+from boardlab.core.errors import UsageError
 from boardlab.games.dotdash import kernel
 from boardlab.games.dotdash.notation import DotDashPosition, Point
 from boardlab.games.dotdash.rules import DotDashRules
@@ -118,3 +120,26 @@ def test_windows_match_a_direct_count() -> None:
                             continue
                         expected += int(WINDOW[owners.count(player)])
             assert _windows(board, 10, player + 1, WINDOW) == expected
+
+
+def test_a_players_race_depth_reaches_the_search() -> None:
+    # the root value of a one-ply search with q plies of race solving, as minimax defines it
+    rules = make_rules("dotdash", "capture", 7)
+    assert isinstance(rules, DotDashRules)
+    differ = 0
+    for pos in positions(rules, 1, 8):
+        if len(rules.legal_moves(pos)) < 2:
+            continue
+        values = []
+        for q in (0, 2):
+            player = DotDashSearchPlayer("race", depth=1, style=1, noise=0, qdepth=q)
+            found = player.search(rules, pos, random.Random(1), 1, None)
+            assert found.score == minimax(rules, pos, 1, q, 0, 1), (str(pos), q)
+            values.append(found.score)
+        differ += values[0] != values[1]
+    assert differ  # the positions hold races that two more plies of solving see further
+
+
+def test_a_race_solver_deeper_than_the_buffers_is_refused() -> None:
+    with pytest.raises(UsageError, match="race solver"):
+        DotDashSearchPlayer("deep", depth=2, style=1, qdepth=QDEPTH + 1)

@@ -22,7 +22,9 @@ tie-break, level 4 a fixed 3 plies; so do levels 3 and 4 under frozen stones on 
 14×14 (`MODE_LEVELS`), where level 4's second of deepening won nearly every game. With
 captures on 16×16, 17×17 and 19×19, where level 4's second searches little deeper than
 level 3, level 3 takes the coarse tie-break, and on 16×16 and 17×17 it also plays a random
-move now and then (one in a hundred, one in fifty).
+move now and then (one in a hundred, one in fifty). On capture 19×19 levels 1 to 3 also
+solve races only 4 plies deep instead of 6 (`qdepth`): there level 3's two plies with the
+full race solver took up to 40 s late in the game, and level 4's clock bought it nothing.
 
 Every level draws its small random tie-breaks from the generator it is given, so a league is
 reproducible from its seed.
@@ -86,13 +88,15 @@ MIN_DEPTH = 2
 @dataclass(frozen=True)
 class LevelSettings:
     """One level on one board: search depth and style, the chance of a random move, the
-    tie-break noise (in evaluation units), and a time limit that turns on deepening."""
+    tie-break noise (in evaluation units), a time limit that turns on deepening, and the
+    plies of the race solver below the search."""
 
     depth: int
     style: int
     blunder: float = 0.0
     noise: int = 4
     time: float | None = None
+    qdepth: int = QDEPTH
 
 
 # The usual levels 2 to 4 on large boards; level 1 is level 2 with a blunder rate by size
@@ -140,9 +144,19 @@ MODE_LEVELS: dict[tuple[str, int], tuple[LevelSettings, ...]] = {
 # (90% and 60%), and a level 3 with one move in twenty random scored only 55% against
 # level 2 on 17×17
 _COARSE_LARGE = (replace(_LEVEL3, noise=40), _LEVEL4)
-# (capture 19×19 level 4 stays at 60-62% against it: a level 3 that also slips one move in a
-# hundred measured 61%, level 4 with the coarse tie-break too 57%, over about 20 games each)
-MODE_LEVELS[("capture", 19)] = _COARSE_LARGE
+# Capture 19×19: level 4 stayed at 60-62% against that level 3 (a level 3 that also slips
+# one move in a hundred measured 61%, level 4 with the coarse tie-break too 57%, a 2 s clock
+# 44%): late in the game level 3's two plies with six of race solving took up to 40 s, so
+# level 4's clock bought it nothing more. Levels 1 to 3 there solve races 4 plies deep
+# instead of 6: level 3 so scored 52% against the old level 2 and level 4 85% against it;
+# with level 2 also at 4 plies level 3 scores 72% against it (at 5 plies level 3 scored 62%
+# against level 2 and level 4 60% against it; level 2 at 2 plies lost 39 of 40 to level 3)
+_RACE4 = 4
+MODE_LEVELS[("capture", 19)] = (
+    replace(_LEVEL2, qdepth=_RACE4),
+    replace(_COARSE_LARGE[0], qdepth=_RACE4),
+    _LEVEL4,
+)
 # On 16×16 and 17×17 level 4 still scored only 55-62% against that level 3, so level 3 also
 # plays a random move now and then there: one in fifty on 17×17 (70% against level 2,
 # level 4 78% against it); on 16×16 that took level 3 to 60% against level 2 (level 4
@@ -199,12 +213,16 @@ class DotDashSearchPlayer:
         style: int,
         time_limit: float | None = None,
         noise: int = 4,
+        qdepth: int = QDEPTH,
     ) -> None:
+        if not 0 <= qdepth <= QDEPTH:
+            raise UsageError(f"the race solver searches 0 to {QDEPTH} plies, not {qdepth}")
         self.name = name
         self.depth = depth
         self.style = style
         self.time_limit = time_limit
         self.noise = noise
+        self.qdepth = qdepth
         self.last: SearchResult | None = None
 
     def choose(
@@ -275,7 +293,7 @@ class DotDashSearchPlayer:
             scores = np.full(n, -(1 << 40), dtype=np.int64)
             i = search_root(
                 board, fives, counts, c, d, root, n, noise, scores,
-                dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats,
+                dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats, self.qdepth,
             )  # fmt: skip
             nodes += int(stats[0])
             rate = int(stats[0]) / max(time.perf_counter() - t_depth, 1e-3)
@@ -314,23 +332,26 @@ def level1_blunder(size: int) -> float:
 
 def level_settings(size: int, mode: str = "standard") -> tuple[LevelSettings, ...]:
     """Levels 1 to 4 on a board of `size` under the variant rule `mode`: the board's own
-    ladder (`BOARD_LEVELS`), else the usual one (level 1's blunder rate by size, level 4
-    deepening for a second on large boards), with level 1's rate from `MODE_LEVEL1_BLUNDER`
-    and the upper levels from `MODE_LEVELS` where the rule has its own."""
+    ladder (`BOARD_LEVELS`), else the usual one (level 4 deepening for a second on large
+    boards), with the upper levels from `MODE_LEVELS` where the rule has its own. On the
+    usual ladder level 1 is level 2 as it ends up there, slipping at the rate of
+    `MODE_LEVEL1_BLUNDER` where the rule has one, else at `level1_blunder`'s by size."""
     own = BOARD_LEVELS.get(size)
+    upper = MODE_LEVELS.get((mode, size), ())
+    blunder = MODE_LEVEL1_BLUNDER.get((mode, size))
     if own is None:
-        own = (
-            replace(_LEVEL2, blunder=level1_blunder(size)),
+        usual = (
             _LEVEL2,
             _LEVEL3,
             replace(_LEVEL4, depth=LEVEL4_SMALL_DEPTH, time=None)
             if size <= SMALL_BOARD
             else _LEVEL4,
         )
-    blunder = MODE_LEVEL1_BLUNDER.get((mode, size))
+        upper_three = (*usual[: len(usual) - len(upper)], *upper)
+        rate = level1_blunder(size) if blunder is None else blunder
+        return (replace(upper_three[0], blunder=rate), *upper_three)
     if blunder is not None:
         own = (replace(own[0], blunder=blunder), *own[1:])
-    upper = MODE_LEVELS.get((mode, size), ())
     return (*own[: len(own) - len(upper)], *upper)
 
 
@@ -349,7 +370,12 @@ def player_for_level(
         ls = level_settings(rules.size, getattr(rules, "mode", "standard"))[level - 1]
     name = f"level {level}"
     player = DotDashSearchPlayer(
-        name, depth=ls.depth, style=ls.style, time_limit=ls.time, noise=ls.noise
+        name,
+        depth=ls.depth,
+        style=ls.style,
+        time_limit=ls.time,
+        noise=ls.noise,
+        qdepth=ls.qdepth,
     )
     return BlunderingPlayer(name, player, ls.blunder) if ls.blunder else player
 

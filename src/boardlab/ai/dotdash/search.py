@@ -333,6 +333,7 @@ def search_root(
     weights: I64,
     style: int,
     stats: I64,
+    qdepth: int = QDEPTH,
 ) -> int:
     """Score the root moves in the given order (exact for the best, bounds for the rest, plus
     `noise`); returns the index of the best move.
@@ -348,7 +349,7 @@ def search_root(
         make(board, fives, counts, moves[i], w)
         v = -int(
             alphabeta(
-                board, fives, counts, o, depth - 1, QDEPTH, -INF, -bar, 1,
+                board, fives, counts, o, depth - 1, qdepth, -INF, -bar, 1,
                 dirs, mode, limit, buf, keybuf, weights, style, stats,
             )
         )  # fmt: skip
