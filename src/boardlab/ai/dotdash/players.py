@@ -1,10 +1,12 @@
 """Dot Dash computer levels 1 to 4 behind the common `Player` interface.
 
-1. beginner: level 2's move, but now and then a random legal one: one move in four on 8×8,
-   in three on 9×9, in ten on 13×13 and larger (`level1_blunder`; games are longer on larger
+1. beginner: level 2's move, but now and then a random legal one: one move in three on
+   9×9, in ten on 13×13 and larger (`level1_blunder`; games are longer on larger
    boards, so each blunder must be rarer for the same strength), rarer under captures on
    9×9, 13×13 and 19×19 and more often under frozen stones on 12×12, 13×13 and 18×18
-   (`MODE_LEVEL1_BLUNDER`), where level 2's step measured outside the range;
+   (`MODE_LEVEL1_BLUNDER`), where level 2's step measured outside the range; on 8×8 a
+   looser beginner that solves no races, picks loosely among near-equal moves and plays one
+   move in ten at random (`BOARD_LEVEL1`);
 2. greedy and race-aware: one ply plus the race solver (takes a lead the opponent cannot
    answer, answers a lead when it can), judged on line windows only;
 3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
@@ -22,7 +24,8 @@ tie-break, level 4 a fixed 3 plies; so do levels 3 and 4 under frozen stones on 
 14×14 (`MODE_LEVELS`), where level 4's second of deepening won nearly every game. With
 captures on 16×16, 17×17 and 19×19, where level 4's second searches little deeper than
 level 3, level 3 takes the coarse tie-break, and on 16×16 and 17×17 it also plays a random
-move now and then (one in a hundred, one in fifty). On capture 19×19 levels 1 to 3 also
+move now and then (one in a hundred, one in fifty). Under frozen stones on 12×12 level 4
+solves races only 2 plies deep. On capture 19×19 levels 1 to 3 also
 solve races only 4 plies deep instead of 6 (`qdepth`): there level 3's two plies with the
 full race solver took up to 40 s late in the game, and level 4's clock bought it nothing.
 
@@ -60,9 +63,9 @@ from boardlab.games.dotdash.rules import DotDashRules
 DEFAULT_TIME = 1.0
 # Level 1's chance of a random move, measured (docs/ai-levels-dotdash.md): on 9×9 0.3 beats
 # a random mover in 98% and scores 25% against level 2; on 13×13 0.3 scored 8-10% against
-# level 2, 0.1 scores 24% (and 100% against a random mover); on 8×8 0.3 beat a random mover
-# in only 89%, 0.25 in 92%.
-LEVEL1_BLUNDER = {8: 0.25, 9: 0.3, 13: 0.1}
+# level 2, 0.1 scores 24% (and 100% against a random mover). (8×8 has a level 1 of its own:
+# `BOARD_LEVEL1`.)
+LEVEL1_BLUNDER = {9: 0.3, 13: 0.1}
 # Level 1's chance under one variant rule on one board, where the board's left level 2's
 # step outside the range (level 2's score against level 1, 50 games per ordered pair, seed
 # 1): captures make a random move cost more, frozen stones less
@@ -105,6 +108,17 @@ _LEVEL2 = LevelSettings(depth=1, style=0)
 _LEVEL3 = LevelSettings(depth=2, style=1)
 _LEVEL4 = LevelSettings(depth=3, style=1, time=DEFAULT_TIME)
 
+# Boards whose level 1 is not level 2 slipping now and then. On 8×8 no rate of random moves
+# alone spaced level 2 from level 1: at one move in four level 1 beat a random mover in 92%
+# of its games and level 2 scored only 63-66% against it, and at one in three level 1 beat
+# a random mover in only 89% (level 2 70%). There level 1 solves no races below its ply (it
+# takes a lead or answers one only when its own move does it), picks loosely among moves
+# of nearly equal windows (tie-break 0-100) and plays one move in ten at random: 91-94%
+# against a random mover and level 2 80% against it, under every rule (300 games a pairing)
+BOARD_LEVEL1: dict[int, LevelSettings] = {
+    8: LevelSettings(depth=1, style=0, blunder=0.1, noise=100, qdepth=0),
+}
+
 # Boards with their own ladder, levels 1 to 4 (measured: docs/ai-levels-dotdash.md). On 7×7
 # the usual levels scored 75%, 65%, 91% and 74% each against the one below; these 91%, 82%,
 # 69% and 81% (level 4 without its coarse tie-break: 88%).
@@ -137,6 +151,10 @@ MODE_LEVELS: dict[tuple[str, int], tuple[LevelSettings, ...]] = {
     ("frozen", 13): _MIDDLE[2:],
     ("frozen", 14): _MIDDLE[2:],
 }
+# Frozen 12×12: that level 4 scored 92% against level 3 (88% over 40 games; a tie-break of
+# 0-80 or 0-120 no lower); solving races 2 plies deep instead of 6 it scores 78% (60 games on
+# each of seeds 1 and 2; 4 plies: 92%, 3 plies: 92%, none: 55%)
+MODE_LEVELS[("frozen", 12)] = (replace(_MIDDLE[3], qdepth=2),)
 # With captures on 16×16 to 19×19 level 4's second mostly finishes 2 plies, as level 3
 # searches: it scored 62%, 55%, 65% and 45% against level 3 there (level 3 80%, 90%, 60%
 # and 82% against level 2). On 17×17 and 19×19 level 3 takes the coarse tie-break (85% and
@@ -334,8 +352,9 @@ def level_settings(size: int, mode: str = "standard") -> tuple[LevelSettings, ..
     """Levels 1 to 4 on a board of `size` under the variant rule `mode`: the board's own
     ladder (`BOARD_LEVELS`), else the usual one (level 4 deepening for a second on large
     boards), with the upper levels from `MODE_LEVELS` where the rule has its own. On the
-    usual ladder level 1 is level 2 as it ends up there, slipping at the rate of
-    `MODE_LEVEL1_BLUNDER` where the rule has one, else at `level1_blunder`'s by size."""
+    usual ladder level 1 is the board's own (`BOARD_LEVEL1`), else level 2 as it ends up
+    there, slipping at the rate of `MODE_LEVEL1_BLUNDER` where the rule has one, else at
+    `level1_blunder`'s by size."""
     own = BOARD_LEVELS.get(size)
     upper = MODE_LEVELS.get((mode, size), ())
     blunder = MODE_LEVEL1_BLUNDER.get((mode, size))
@@ -348,8 +367,13 @@ def level_settings(size: int, mode: str = "standard") -> tuple[LevelSettings, ..
             else _LEVEL4,
         )
         upper_three = (*usual[: len(usual) - len(upper)], *upper)
-        rate = level1_blunder(size) if blunder is None else blunder
-        return (replace(upper_three[0], blunder=rate), *upper_three)
+        one = BOARD_LEVEL1.get(size)
+        if one is None:
+            rate = level1_blunder(size) if blunder is None else blunder
+            one = replace(upper_three[0], blunder=rate)
+        elif blunder is not None:
+            one = replace(one, blunder=blunder)
+        return (one, *upper_three)
     if blunder is not None:
         own = (replace(own[0], blunder=blunder), *own[1:])
     return (*own[: len(own) - len(upper)], *upper)
