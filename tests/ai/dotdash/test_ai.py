@@ -306,10 +306,11 @@ def test_largest_boards_give_level_3_the_coarse_tie_break_where_measured() -> No
         )
 
 
-def test_capture_19x19_solves_races_less_deeply_below_level_4() -> None:
+def test_capture_19x19_and_frozen_17x17_solve_races_less_deeply_below_level_4() -> None:
     """On capture 19×19 level 4's clock bought it no step over level 3 while both solved
     races 6 plies deep: levels 1 to 3 solve them 4 plies deep there (with and without the
-    reserve limit); every other board keeps 6 plies at every level."""
+    reserve limit). On frozen 17×17 level 3 alone solves them 3 plies deep; the other
+    boards here keep 6 plies at every level."""
 
     def race_depths(variant: str, size: int) -> list[int]:
         out = []
@@ -325,6 +326,10 @@ def test_capture_19x19_solves_races_less_deeply_below_level_4() -> None:
         assert race_depths(variant, 19) == [4, 4, 4, QDEPTH]
     for variant, size in (("capture", 18), ("capture", 13), ("standard", 19), ("frozen", 19)):
         assert race_depths(variant, size) == [QDEPTH] * 4
+    # frozen 17×17: level 3 alone, 3 plies (92% against level 2 with 6)
+    for variant in ("frozen", "frozen-unlimited"):
+        assert race_depths(variant, 17) == [QDEPTH, QDEPTH, 3, QDEPTH]
+    assert race_depths("standard", 17) == [QDEPTH] * 4
 
 
 def test_level_4_searches_a_fixed_depth_on_small_boards_and_deepens_on_larger_ones() -> None:
