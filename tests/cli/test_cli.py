@@ -118,6 +118,7 @@ def test_watch_many_games_prints_totals() -> None:
     last = [line for line in out.stdout.splitlines() if "│" in line][-1]
     counts = [int(x) for x in last.replace("│", " ").split()]
     assert sum(counts) == 20
+    assert "20 games: blue random vs red random" in out.stdout and "[bold]" not in out.stdout
 
 
 def test_watch_one_game_shows_the_moves() -> None:

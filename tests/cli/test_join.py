@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from rich.text import Text
 
 from boardlab.cli.join import Client, parse_link
 from boardlab.cli.main import main
@@ -83,7 +84,8 @@ def play_in_terminal(
         finally:
             stop.set()
             thread.join(5)
-        return httpx.get(f"{base}/api/friends/{gid}").json(), client, [str(x) for x in printed]
+        said = [x.markup if isinstance(x, Text) else str(x) for x in printed]
+        return httpx.get(f"{base}/api/friends/{gid}").json(), client, said
 
 
 def first_move_when_mine(post: Post, s: dict[str, Any]) -> None:

@@ -58,6 +58,7 @@ def test_puzzles_text_shows_board_task_and_solution(small_tables_folder: Path) -
     assert out.stdout.count("solution ") == 2
     assert "to move: find the" in out.stdout
     assert "rating" in out.stdout
+    assert "[/" not in out.stdout and "[bold" not in out.stdout  # styles, not their markup
 
 
 @pytest.mark.parametrize(
@@ -81,6 +82,7 @@ def test_review_text_and_json(small_tables_folder: Path) -> None:
     out = boardlab("review", str(record), "--tables", str(small_tables_folder))
     assert out.returncode == 0, out.stderr
     assert "draw → loss" in out.stdout and "win → draw" in out.stdout
+    assert "[/" not in out.stdout and "[red" not in out.stdout  # styles, not their markup
     assert out.stdout.strip().endswith("3 mistakes, first at move 1 (red d1-d2)")
     js = boardlab("review", str(record), "--json", "--tables", str(small_tables_folder))
     data = json.loads(js.stdout)

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from rich.text import Text
+
 from boardlab.cli.common import UsageError, console
 from boardlab.core.errors import BoardLabError
 from boardlab.core.registry import get_game, make_rules
@@ -98,7 +100,7 @@ class Client:
                         "the server cannot be reached; try the link again later"
                     ) from None
                 pause = min(5.0, 0.5 * 2 ** (failures - 1))
-                self.say(f"[yellow]connection lost: reconnecting in {pause:.1f} s…[/]")
+                self.say(Text(f"connection lost: reconnecting in {pause:.1f} s…", style="yellow"))
                 time.sleep(pause)
 
     def _session(self) -> bool:
@@ -115,7 +117,11 @@ class Client:
                 if state is None:
                     continue
                 if state.get("next_game") and state["status"] != "playing":
-                    self.say(f"[bold]Rematch:[/] game {state['match']['games']} of the match")
+                    self.say(
+                        Text.assemble(
+                            ("Rematch:", "bold"), f" game {state['match']['games']} of the match"
+                        )
+                    )
                     self.link = Link(self.link.base, state["next_game"], self.link.token)
                     self.state = None
                     return False
@@ -144,7 +150,7 @@ class Client:
             self.pending = None
             if msg.get("status") in (403, 404) and self.state is None:
                 raise BoardLabError(str(msg.get("error")))
-            self.say(f"[red]{' '.join(str(msg.get('error')).split())}[/]")
+            self.say(Text(" ".join(str(msg.get("error")).split()), style="red"))
         return False
 
     def _my_turn(self) -> bool:
@@ -184,7 +190,7 @@ class Client:
             if line is None or line.lower() in ("quit", "q", "exit"):
                 raise _Quit
             if line.lower() in ("help", "?"):
-                self.say(f"[bold]{info.title} setup:[/] {stage.summary}.")
+                self.say(Text.assemble((f"{info.title} setup:", "bold"), f" {stage.summary}."))
                 continue
             if line.lower() == "resign":
                 self.pending = _key(s)
@@ -196,7 +202,7 @@ class Client:
                 try:
                     body = {"action": "choose", "colour": stage.parse_choice(line)}
                 except BoardLabError as exc:
-                    self.say(f"[red]{exc}[/]")
+                    self.say(Text(str(exc), style="red"))
                     continue
             self.pending = _key(s)
             ws.send(json.dumps({"type": "setup", **body}))
@@ -257,7 +263,7 @@ class Client:
             self.say(f"last move: {s['moves'][-1]}")
         self.say(self._status_line())
 
-    def _status_line(self) -> str:
+    def _status_line(self) -> str | Text:
         s = self.state
         assert s is not None
         names = s["players"]
@@ -276,7 +282,7 @@ class Client:
         if s["result"] is not None:
             r = s["result"]
             text = "Draw" if r["winner"] is None else f"{names[r['winner']].capitalize()} wins"
-            return f"[bold]{text} ({r['reason']})[/] · {match}"
+            return Text.assemble((f"{text} ({r['reason']})", "bold"), f" · {match}")
         offer = ""
         if s["draw_offer"] is not None and you is not None and s["draw_offer"] != you:
             offer = " · your friend offers a draw (accept / decline)"

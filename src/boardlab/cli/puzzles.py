@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from rich.text import Text
+
 from boardlab.cli.common import UsageError, console
 from boardlab.cli.play import render
 from boardlab.cli.solve import add_table_args, table_for, table_rules
@@ -65,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
         console.print(render(rules, rules.parse_position(p.position), None))
         console.print(f"{p.position}   {p.to_move.capitalize()} to move: {task}")
         wrong = ", ".join(f"{m} {v}" for m, v in p.wrong.items())
-        console.print(f"solution [bold]{p.solution}[/]   line {' '.join(p.line)}")
+        line = " ".join(p.line)
+        console.print(Text.assemble("solution ", (p.solution, "bold"), f"   line {line}"))
         console.print(
             f"wrong moves: {wrong}  ·  tempting {p.tempting}  ·  levels 1-2 miss it "
             f"{d['miss_rate']:.0%}",

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 
 from boardlab.cli.common import UsageError, add_tables_arg, console, table_store
 from boardlab.cli.solve import table_for
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             f"{m.number}{'.' if m.first_player else '…'}",
             m.side,
             m.move,
-            f"[{style}]{MARK_TEXT[m.mark] or after}[/]" if style else after,
+            Text(MARK_TEXT[m.mark] or after, style=style),
             m.best,
             " ".join(m.better_line),
         )

@@ -116,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
     if not console.is_terminal:
         console.print()  # a live display ends its line only on a terminal
     who = [player_label(side) for side in sides]
-    console.print(f"[bold]{args.games} games: {names[0]} {who[0]} vs {names[1]} {who[1]}[/]")
+    title = f"{args.games} games: {names[0]} {who[0]} vs {names[1]} {who[1]}"
+    console.print(Text(title, style="bold"))
     table = Table()
     for col in (f"{names[0]} wins", f"{names[1]} wins", "draws"):
         table.add_column(col, justify="right")
