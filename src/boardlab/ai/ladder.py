@@ -79,7 +79,9 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "frozen", 14): {"random": 0, "1": 568, "2": 753, "3": 986, "4": 1276},
     ("dotdash", "frozen", 15): {"random": 0, "1": 763, "2": 927, "3": 1070, "4": 1360},
     ("dotdash", "frozen", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1447},
-    ("dotdash", "frozen", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1594},
+    # frozen 17×17 (with and without the limit) measured again with level 3 solving races 3
+    # plies deep
+    ("dotdash", "frozen", 17): {"random": 0, "1": 763, "2": 949, "3": 1239, "4": 1472},
     ("dotdash", "frozen", 18): {"random": 0, "1": 763, "2": 996, "3": 1286, "4": 1495},
     ("dotdash", "frozen", 19): {"random": 0, "1": 763, "2": 907, "3": 1092, "4": 1277},
     ("dotdash", "capture", 14): {"random": 0, "1": 763, "2": 1053, "3": 1313, "4": 1546},
@@ -100,7 +102,7 @@ MEASURED: dict[tuple[str, str, int], dict[str, int]] = {
     ("dotdash", "frozen-unlimited", 15): {"random": 0, "1": 763, "2": 907, "3": 1050, "4": 1340},
     ("dotdash", "standard-unlimited", 16): {"random": 0, "1": 763, "2": 887, "3": 1072, "4": 1280},
     ("dotdash", "frozen-unlimited", 16): {"random": 0, "1": 763, "2": 1023, "3": 1187, "4": 1420},
-    ("dotdash", "frozen-unlimited", 17): {"random": 0, "1": 763, "2": 949, "3": 1361, "4": 1569},
+    ("dotdash", "frozen-unlimited", 17): {"random": 0, "1": 763, "2": 949, "3": 1239, "4": 1472},
     ("dotdash", "standard-unlimited", 17): {"random": 0, "1": 763, "2": 949, "3": 1239, "4": 1382},
     ("dotdash", "frozen-unlimited", 18): {"random": 0, "1": 763, "2": 996, "3": 1286, "4": 1519},
     # standard-unlimited 18×18: level 4 at 1.5 s, its pairing with level 3 measured again
