@@ -6,7 +6,7 @@
    9×9, 13×13 and 19×19 and more often under frozen stones on 12×12, 13×13 and 18×18
    (`MODE_LEVEL1_BLUNDER`), where level 2's step measured outside the range; on 8×8 a
    looser beginner that solves no races, picks loosely among near-equal moves and plays one
-   move in ten at random (`BOARD_LEVEL1`);
+   move in ten at random (8×8 has its own ladder in `BOARD_LEVELS`);
 2. greedy and race-aware: one ply plus the race solver (takes a lead the opponent cannot
    answer, answers a lead when it can), judged on line windows only;
 3. alpha-beta to 2 plies with the race solver and an evaluation of lines, threats and mobility;
@@ -65,7 +65,7 @@ DEFAULT_TIME = 1.0
 # Level 1's chance of a random move, measured (docs/ai-levels-dotdash.md): on 9×9 0.3 beats
 # a random mover in 98% and scores 25% against level 2; on 13×13 0.3 scored 8-10% against
 # level 2, 0.1 scores 24% (and 100% against a random mover). (8×8 has a level 1 of its own:
-# `BOARD_LEVEL1`.)
+# `BOARD_LEVELS`.)
 LEVEL1_BLUNDER = {9: 0.3, 13: 0.1}
 # Level 1's chance under one variant rule on one board, where the board's left level 2's
 # step outside the range (level 2's score against level 1, 50 games per ordered pair, seed
@@ -108,17 +108,8 @@ class LevelSettings:
 _LEVEL2 = LevelSettings(depth=1, style=0)
 _LEVEL3 = LevelSettings(depth=2, style=1)
 _LEVEL4 = LevelSettings(depth=3, style=1, time=DEFAULT_TIME)
-
-# Boards whose level 1 is not level 2 slipping now and then. On 8×8 no rate of random moves
-# alone spaced level 2 from level 1: at one move in four level 1 beat a random mover in 92%
-# of its games and level 2 scored only 63-66% against it, and at one in three level 1 beat
-# a random mover in only 89% (level 2 70%). There level 1 solves no races below its ply (it
-# takes a lead or answers one only when its own move does it), picks loosely among moves
-# of nearly equal windows (tie-break 0-100) and plays one move in ten at random: 91-94%
-# against a random mover and level 2 80% against it, under every rule (300 games a pairing)
-BOARD_LEVEL1: dict[int, LevelSettings] = {
-    8: LevelSettings(depth=1, style=0, blunder=0.1, noise=100, qdepth=0),
-}
+# level 4 on boards up to SMALL_BOARD: a fixed depth, no clock
+_LEVEL4_SMALL = replace(_LEVEL4, depth=LEVEL4_SMALL_DEPTH, time=None)
 
 # Boards with their own ladder, levels 1 to 4 (measured: docs/ai-levels-dotdash.md). On 7×7
 # the usual levels scored 75%, 65%, 91% and 74% each against the one below; these 91%, 82%,
@@ -142,6 +133,19 @@ _MIDDLE = (
     LevelSettings(depth=3, style=1, noise=40),
 )
 BOARD_LEVELS.update({10: _MIDDLE, 11: _MIDDLE, 12: _MIDDLE})
+# 8×8: the usual levels 2 to 4, but no rate of random moves alone spaced level 2 from level 1
+# there: at one move in four level 1 beat a random mover in 92% of its games and level 2
+# scored only 63-66% against it, and at one in three level 1 beat a random mover in only 89%
+# (level 2 70%). Level 1 solves no races below its ply (it takes a lead or answers one only
+# when its own move does it), picks loosely among moves of nearly equal windows (tie-break
+# 0-100) and plays one move in ten at random: 91-94% against a random mover and level 2 80%
+# against it, under every rule (300 games a pairing)
+BOARD_LEVELS[8] = (
+    LevelSettings(depth=1, style=0, blunder=0.1, noise=100, qdepth=0),
+    _LEVEL2,
+    _LEVEL3,
+    _LEVEL4_SMALL,
+)
 # The upper levels of one variant rule on one board size, where the board's own were uneven
 # (levels 3 and 4, or 2 to 4, replacing the board's):
 # under frozen stones on 13×13 and 14×14 level 4 deepening for 1 s won 100% and 95% of its
@@ -358,9 +362,8 @@ def level_settings(size: int, mode: str = "standard") -> tuple[LevelSettings, ..
     """Levels 1 to 4 on a board of `size` under the variant rule `mode`: the board's own
     ladder (`BOARD_LEVELS`), else the usual one (level 4 deepening for a second on large
     boards), with the upper levels from `MODE_LEVELS` where the rule has its own. On the
-    usual ladder level 1 is the board's own (`BOARD_LEVEL1`), else level 2 as it ends up
-    there, slipping at the rate of `MODE_LEVEL1_BLUNDER` where the rule has one, else at
-    `level1_blunder`'s by size."""
+    usual ladder level 1 is level 2 as it ends up there, slipping at the rate of
+    `MODE_LEVEL1_BLUNDER` where the rule has one, else at `level1_blunder`'s by size."""
     own = BOARD_LEVELS.get(size)
     upper = MODE_LEVELS.get((mode, size), ())
     blunder = MODE_LEVEL1_BLUNDER.get((mode, size))
@@ -368,18 +371,11 @@ def level_settings(size: int, mode: str = "standard") -> tuple[LevelSettings, ..
         usual = (
             _LEVEL2,
             _LEVEL3,
-            replace(_LEVEL4, depth=LEVEL4_SMALL_DEPTH, time=None)
-            if size <= SMALL_BOARD
-            else _LEVEL4,
+            _LEVEL4_SMALL if size <= SMALL_BOARD else _LEVEL4,
         )
         upper_three = (*usual[: len(usual) - len(upper)], *upper)
-        one = BOARD_LEVEL1.get(size)
-        if one is None:
-            rate = level1_blunder(size) if blunder is None else blunder
-            one = replace(upper_three[0], blunder=rate)
-        elif blunder is not None:
-            one = replace(one, blunder=blunder)
-        return (one, *upper_three)
+        rate = level1_blunder(size) if blunder is None else blunder
+        return (replace(upper_three[0], blunder=rate), *upper_three)
     if blunder is not None:
         own = (replace(own[0], blunder=blunder), *own[1:])
     return (*own[: len(own) - len(upper)], *upper)
