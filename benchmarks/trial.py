@@ -29,6 +29,7 @@ from _machine import header
 
 from boardlab.ai.dodgem import levels as dodgem_levels
 from boardlab.ai.dotdash import players as dotdash_players
+from boardlab.cli.common import DEFAULT_GAME
 from boardlab.cli.main import main as boardlab_main
 
 
@@ -109,7 +110,10 @@ def main(argv: list[str]) -> int:
     p.add_argument("--set", action="append", default=[], metavar="CHANGE", required=True)
     args = p.parse_args(argv[:cut])
     league = argv[cut + 1 :]
-    game = league[league.index("--game") + 1] if "--game" in league else "dodgem"
+    # the league's own reading of --game (either "--game NAME" or "--game=NAME")
+    board = argparse.ArgumentParser(add_help=False)
+    board.add_argument("--game", default=DEFAULT_GAME)
+    game = board.parse_known_args(league)[0].game
     if game == "dotdash":
         said = change_dotdash(args.set)
     elif game == "dodgem":

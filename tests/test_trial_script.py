@@ -66,8 +66,9 @@ def test_a_bad_change_is_refused_in_one_line(change: str) -> None:
     assert run.stderr.strip().count("\n") == 0 and "trial:" in run.stderr
 
 
-def test_a_trial_league_runs_with_the_change() -> None:
-    args = ["--set", "2:depth=2", "--", "--game", "dotdash", "--size", "7"]
+@pytest.mark.parametrize("game", [["--game", "dotdash"], ["--game=dotdash"]])
+def test_a_trial_league_runs_with_the_change(game: list[str]) -> None:
+    args = ["--set", "2:depth=2", "--", *game, "--size", "7"]
     args += ["--levels", "1,2", "--games", "1", "--seed", "1", "--setups", "--json"]
     run = subprocess.run(
         [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300

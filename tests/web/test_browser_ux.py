@@ -315,8 +315,9 @@ def test_help_close_is_in_view_without_scrolling_on_a_phone(open_page: Any) -> N
 
 
 def test_desktop_controls_stay_in_view_with_the_notice_a_message_and_the_level_note(
-    open_page: Any,
+    open_page: Any, live_server: str
 ) -> None:
+    ensure_table(live_server, 3)  # level 4 never builds inside a move
     page = open_page(1440, 900)
     page.select_option("#s-size", "3")
     page.select_option("#s-side0", "human")
