@@ -223,3 +223,25 @@ def test_league_command_resumes_from_its_journal_and_shows_progress(
     assert f"{journal}: 6 of 8 games already played" in second.err
     assert "league: 8/8 games;" in second.err
     assert [r["win"] + r["loss"] + r["draw"] for r in json.loads(second.out)["results"]] == [4, 4]
+
+
+def test_league_time_left_follows_the_recent_games_not_the_cheap_first_ones() -> None:
+    """Forty games of a second each, then twenty of 100 s: sixty of a hundred are done, and
+    the forty left go at the dear rate (0.6 games a minute, about 67 minutes), not at the
+    average of all sixty (about 23 minutes). A dear game in progress slows the rate further;
+    the last line gives the whole run's rate."""
+    from boardlab.cli.league import LeagueProgress
+
+    now = [0.0]
+    progress = LeagueProgress(100, clock=lambda: now[0])
+    assert progress.line() == "league: 0/100 games; 0.00 games/min"
+    for cost in [1.0] * 40 + [100.0] * 20:
+        now[0] += cost
+        progress.game_done()
+    assert progress.line() == "league: 60/100 games; 0.60 games/min; about 67 min left"
+    now[0] += 2000.0  # one more dear game, still playing after 2,000 s
+    assert progress.time_left() == "about 2.2 h left"
+    for _ in range(40):
+        now[0] += 10.0
+        progress.game_done()
+    assert progress.line() == f"league: 100/100 games; {60 * 100 / now[0]:.2f} games/min; done"

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,7 +17,6 @@ from rich.progress import (
     Progress,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.table import Table
 
@@ -100,35 +100,65 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 LOG_EVERY = 60.0  # seconds between progress lines when stderr is not a terminal
 
 
+RECENT_GAMES = 20  # the rate is measured over the last this many games
+
+
 class LeagueProgress:
     """Games done of the league, their rate and the time left, counted from the games
-    played now (those a journal held are done before the clock starts)."""
+    played now (those a journal held are done before the clock starts).
 
-    def __init__(self, total: int) -> None:
+    A league's games differ in cost by orders of magnitude (random against level 1, then
+    level 3 against level 4), and the dear ones come last, so the rate is that of the last
+    `RECENT_GAMES` games, up to now: a slow game in progress lowers it as it goes on."""
+
+    def __init__(self, total: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.total = total
         self.done = 0
         self.resumed = 0
-        self.start = time.monotonic()
+        self.clock = clock
+        self.start = clock()
+        self.finished: deque[float] = deque([self.start], maxlen=RECENT_GAMES + 1)
 
     def resume(self, found: int) -> None:
         self.done = self.resumed = found
-        self.start = time.monotonic()
+        self.start = self.clock()
+        self.finished = deque([self.start], maxlen=RECENT_GAMES + 1)
+
+    def game_done(self) -> None:
+        self.done += 1
+        self.finished.append(self.clock())
 
     def rate(self) -> float:
-        """Games a minute since the start (or the resume)."""
-        elapsed = time.monotonic() - self.start
-        return 60 * (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
+        """Games a minute over the last games played, up to now (at the end: over all the
+        games played since the start or the resume)."""
+        if self.done == self.total:  # all done: the whole run's rate
+            games, elapsed = self.done - self.resumed, self.finished[-1] - self.start
+        else:
+            games, elapsed = len(self.finished) - 1, self.clock() - self.finished[0]
+        return 60 * games / elapsed if elapsed > 0 else 0.0
 
     def shown_rate(self) -> str:
         rate = self.rate()
         return f"{rate:,.0f} games/min" if rate >= 100 else f"{rate:.2f} games/min"
 
-    def line(self) -> str:
+    def time_left(self) -> str:
+        """The time left at the recent rate, in words ("" before the first game ends)."""
         rate, left = self.rate(), self.total - self.done
-        text = f"league: {self.done}/{self.total} games; {self.shown_rate()}"
         if not left:
-            return text + "; done"
-        return text + f"; about {left / rate:.0f} min left" if rate > 0 else text
+            return "done"
+        if rate <= 0:
+            return ""
+        minutes = left / rate
+        if minutes < 1:
+            return "under a minute left"
+        if minutes < 90:
+            return f"about {minutes:.0f} min left"
+        return f"about {minutes / 60:.1f} h left"
+
+    def line(self) -> str:
+        text = f"league: {self.done}/{self.total} games; {self.shown_rate()}"
+        left = self.time_left()
+        return f"{text}; {left}" if left else text
 
 
 @contextmanager
@@ -153,7 +183,7 @@ def league_progress(
         last = [time.monotonic()]
 
         def line(_spec: GameSpec, _outcome: str) -> None:
-            state.done += 1
+            state.game_done()
             now = time.monotonic()
             if now - last[0] >= LOG_EVERY or state.done == total:
                 last[0] = now
@@ -168,19 +198,19 @@ def league_progress(
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
         TimeElapsedColumn(),
-        TimeRemainingColumn(),
+        TextColumn("{task.fields[left]}"),
         console=err_console,
         transient=True,
     ) as bar:
-        task = bar.add_task("games", total=total, rate="")
+        task = bar.add_task("games", total=total, rate="", left="")
 
         def advance(_spec: GameSpec, _outcome: str) -> None:
-            state.done += 1
-            bar.update(task, advance=1, rate=state.shown_rate())
+            state.game_done()
+            bar.update(task, advance=1, rate=state.shown_rate(), left=state.time_left())
 
         def resume_bar(found: int, total_: int) -> None:
             resumed(found, total_)
-            bar.reset(task, total=total, completed=found, rate="")
+            bar.reset(task, total=total, completed=found, rate="", left="")
 
         yield advance, resume_bar
 
