@@ -113,16 +113,14 @@ class LeagueProgress:
 
     def __init__(self, total: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.total = total
-        self.done = 0
-        self.resumed = 0
         self.clock = clock
-        self.start = clock()
-        self.finished: deque[float] = deque([self.start], maxlen=RECENT_GAMES + 1)
+        self.resume(0)
 
     def resume(self, found: int) -> None:
+        """Start the clock with `found` games already done."""
         self.done = self.resumed = found
         self.start = self.clock()
-        self.finished = deque([self.start], maxlen=RECENT_GAMES + 1)
+        self.finished: deque[float] = deque([self.start], maxlen=RECENT_GAMES + 1)
 
     def game_done(self) -> None:
         self.done += 1
