@@ -100,6 +100,12 @@ def register(sub: Any) -> None:
         help="solve a sample of tiers and predict time, memory and disk; solve nothing",
     )
     p.add_argument(
+        "--timings",
+        action="store_true",
+        help="print at the end where the time went: seconds of each phase of the solve "
+        "(plan, reading child tiers, the kernel's two passes, writing, idle threads)",
+    )
+    p.add_argument(
         "--cores",
         type=int,
         default=None,
@@ -156,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
     if jobs is None:
         jobs = 1 if args.scheduler is not None else default_jobs(rules)
     t0 = time.perf_counter()
+    c0 = time.process_time()
+    timings: dict[str, float] = {}
     with tier_progress(f"solving {ruleset_id(rules)}") as (levels, dashboard):
         run_build(
             rules,
@@ -166,8 +174,11 @@ def run(args: argparse.Namespace) -> int:
             codec=args.codec,
             on_levels=levels,
             on_dashboard=dashboard,
+            timings=timings,
         )
     seconds = time.perf_counter() - t0
+    if args.timings:
+        print_timings(timings, seconds, time.process_time() - c0, jobs)
     tb = open_table(rules, args.tables)
     console.print(f"wrote {path} ({tb.header['bytes']:,} bytes) in {seconds:.1f} s")
     _summary(tb.header)
@@ -253,6 +264,23 @@ def tier_progress(
             )
 
         yield update, dashboard
+
+
+def print_timings(timings: dict[str, float], wall: float, cpu: float, threads: int) -> None:
+    """Where a solve's time went, phase by phase (see `boardlab.solver.engine.PHASES`):
+    wall seconds summed over the threads, and processor seconds."""
+    from boardlab.solver.engine import PHASES
+
+    plural = "s" if threads > 1 else ""
+    console.print(
+        f"timings: {wall:.2f} s wall, {cpu:.2f} s processor time, {threads} thread{plural}",
+        highlight=False,
+    )
+    console.print(f"  {'phase':<38} {'wall s':>8} {'cpu s':>8}", highlight=False)
+    for phase, what in PHASES.items():
+        w = timings.get(phase, 0.0)
+        c = timings.get(f"{phase} cpu", 0.0)
+        console.print(f"  {what:<38} {w:8.2f} {c:8.2f}", highlight=False)
 
 
 def _summary(h: dict[str, Any]) -> None:

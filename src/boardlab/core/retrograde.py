@@ -19,6 +19,7 @@ game can build its entry point without depending on the solver.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -102,6 +103,24 @@ def side_by_side(
     return (np.concatenate(arrays) if len(arrays) > 1 else arrays[0]), base
 
 
+Stamp = tuple[float, float]
+
+
+def stamp() -> Stamp:
+    """Now, by the wall clock and by the calling thread's processor time."""
+    return time.perf_counter(), time.thread_time()
+
+
+def add_time(timings: dict[str, float], phase: str, since: Stamp) -> Stamp:
+    """Add the wall seconds since `since` to `timings[phase]` and the thread's processor
+    seconds to `timings[phase + " cpu"]`; returns now."""
+    now = stamp()
+    timings[phase] = timings.get(phase, 0.0) + now[0] - since[0]
+    cpu = phase + " cpu"
+    timings[cpu] = timings.get(cpu, 0.0) + now[1] - since[1]
+    return now
+
+
 def run_solve(
     kernel: TierKernel,
     ctx: tuple[Any, ...],
@@ -110,11 +129,22 @@ def run_solve(
     child_base: npt.NDArray[np.int64],
     code: npt.NDArray[np.uint16],
     work: tuple[npt.NDArray[Any], ...] | None = None,
+    timings: dict[str, float] | None = None,
 ) -> int:
     """Solve a tier with the game's compiled entry, or the generic kernel without one; `work`
-    from `pooled_work` or `work_arrays` (for at least `size` indices), else the thread's."""
+    from `pooled_work` or `work_arrays` (for at least `size` indices), else the thread's.
+    With `timings`, and a game that has the two halves of its entry, the seconds of the
+    first pass and of the propagation are added to it."""
     if work is None:
         work = pooled_work(size, kernel.max_moves)
+    if timings is not None and kernel.first_pass is not None and kernel.propagate is not None:
+        t = stamp()
+        status = int(kernel.first_pass(ctx, size, child_codes, child_base, code, work))
+        t = add_time(timings, "first pass", t)
+        if status >= 0:
+            status = int(kernel.propagate(ctx, size, code, work))
+        add_time(timings, "propagation", t)
+        return status
     if kernel.solve is not None:
         return int(kernel.solve(ctx, size, kernel.max_moves, child_codes, child_base, code, work))
     return int(

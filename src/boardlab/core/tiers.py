@@ -56,6 +56,10 @@ class TierKernel:
     solve: Callable[..., int] | None = None
     # optional, likewise: the game's own entry to `reach_tier_body` (reachability in stats)
     reach: Callable[..., int] | None = None
+    # optional: `solve` in its two halves, `first_pass(ctx, size, child_codes, child_base,
+    # code, work)` and `propagate(ctx, size, code, work)`, so that the solver can time each
+    first_pass: Callable[..., int] | None = None
+    propagate: Callable[..., int] | None = None
 
 
 @runtime_checkable

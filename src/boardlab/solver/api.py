@@ -250,11 +250,15 @@ def build_table(
     codec: str = DEFAULT_CODEC,
     on_progress: Callable[[int, int, int, int, int], None] | None = None,
     on_dashboard: Callable[[str], None] | None = None,
+    timings: dict[str, float] | None = None,
 ) -> Path:
-    """Solve whatever is not yet solved and complete the manifest; returns the folder."""
+    """Solve whatever is not yet solved and complete the manifest; returns the folder
+    (`timings`: see `boardlab.solver.engine.solve_game`)."""
     game = require_game(rules)
     path = table_path(rules, tables)
-    solve_game(game, path, workers, scheduler, budget, codec, on_progress, on_dashboard)
+    solve_game(
+        game, path, workers, scheduler, budget, codec, on_progress, on_dashboard, timings
+    )
     return path
 
 
@@ -298,10 +302,11 @@ def run_build(
     on_levels: LevelProgress | None = None,
     on_dashboard: Callable[[str], None] | None = None,
     on_blocks: Callable[[int, int], None] | None = None,
+    timings: dict[str, float] | None = None,
 ) -> Path:
     """Build the tables, reporting `on_progress(positions done, all)` and per level
     `on_levels(...)`; drawing progress is the caller's business (the CLI's bars, the web
-    app's poll)."""
+    app's poll). `timings` gets the seconds of each phase (`engine.PHASES`)."""
 
     def levels(level: int, done: int, packs: int, positions: int, total: int) -> None:
         if on_progress is not None:
@@ -309,7 +314,9 @@ def run_build(
         if on_levels is not None:
             on_levels(level, done, packs, positions, total)
 
-    path = build_table(rules, tables, jobs, scheduler, budget, codec, levels, on_dashboard)
+    path = build_table(
+        rules, tables, jobs, scheduler, budget, codec, levels, on_dashboard, timings
+    )
     if on_blocks is not None:
         on_blocks(1, 1)  # every pack file is written (as its tiers were solved)
     return path

@@ -22,6 +22,7 @@ import json
 import os
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,10 +38,12 @@ from boardlab.core.retrograde import (
     NO_MOVES,
     TOO_BIG,
     TOO_DEEP,
+    add_time,
     pooled_work,
     release_work,
     run_solve,
     side_by_side,
+    stamp,
 )
 from boardlab.core.tiers import TierGame, tier_game_from_spec
 from boardlab.solver.tierfile import DEFAULT_CODEC, SUFFIX, PackFile, read_header, write_pack
@@ -280,13 +283,19 @@ def solve_one_tier(
     tier: int,
     children: Sequence[npt.NDArray[np.uint16]],
     work: tuple[npt.NDArray[Any], ...] | None = None,
+    timings: dict[str, float] | None = None,
 ) -> tuple[npt.NDArray[np.uint16], int]:
     """Solve a tier given its children's codes (in `child_tiers` order); (codes, max rem).
-    `work`: the kernel's work arrays (`pooled_work`), else the thread's kept ones."""
+    `work`: the kernel's work arrays (`pooled_work`), else the thread's kept ones; `timings`:
+    seconds by phase, added to (see `PHASES`)."""
     size = game.tier_size(tier)
+    t0 = stamp()
     joined, base = side_by_side(children, np.uint16)
     code = np.zeros(size, np.uint16)
-    res = run_solve(game.kernel, game.tier_context(tier), size, joined, base, code, work)
+    if timings is not None:
+        add_time(timings, "join", t0)
+    ctx = game.tier_context(tier)
+    res = run_solve(game.kernel, ctx, size, joined, base, code, work, timings)
     if res < 0:
         why = {
             BAD_CHILD: "a move leads to an invalid child entry",
@@ -296,6 +305,22 @@ def solve_one_tier(
         }[res]
         raise SolveError(f"{game.ruleset_id} tier {game.tier_name(tier)}: {why}")
     return code, res
+
+
+PHASES = {
+    "plan": "plan, game tables, packs already done",
+    "cluster": "starting and stopping the cluster",
+    "children": "reading child tiers",
+    "join": "child tiers side by side",
+    "first pass": "kernel: first pass",
+    "propagation": "kernel: propagation",
+    "counts": "counting values",
+    "write": "compressing and writing packs",
+    "python": "Python per tier",
+    "idle": "threads idle or scheduling",
+}
+"""The phases of a solve that `solve_game` times: wall seconds (a pack's phases summed over
+the threads that solve packs side by side), and under `phase + " cpu"` processor seconds."""
 
 
 def solve_in_memory(game: TierGame) -> dict[int, npt.NDArray[np.uint16]]:
@@ -323,6 +348,8 @@ def solve_pack(
     its children side by side): before each tier the cache drops what it must to make room.
     Only a tier whose own needs exceed `memory` goes beyond it. Returns the pack's summary
     (positions and counts), the same that its header holds."""
+    started = stamp()
+    timings: dict[str, float] = {}
     game = _game(spec)
     where = Path(folder)
     cache = _cache(memory)
@@ -333,13 +360,17 @@ def solve_pack(
     work = pooled_work(pack.largest, game.kernel.max_moves)  # one set for the whole pack
     for tier in pack.tiers:
         children = game.child_tiers(tier)
+        t0 = stamp()
         kids = [cache.get(where, c, pack_of[c], game.rebuild_command) for c in children]
+        add_time(timings, "children", t0)
         joined = 2 * sum(len(k) for k in kids) if len(kids) > 1 else 0
         need = BYTES_PER_POSITION * pack.largest + joined + held  # the work arrays are kept
         cache.make_room(need, {cache.key(where, c) for c in children})
-        code, rem = solve_one_tier(game, tier, kids, work)
+        code, rem = solve_one_tier(game, tier, kids, work, timings)
         del kids
+        t0 = stamp()
         counts += game.weighted_counts(tier, code)
+        add_time(timings, "counts", t0)
         maxrem = max(maxrem, rem)
         solved.append((tier, code))
         held += code.nbytes
@@ -352,10 +383,16 @@ def solve_pack(
         "level": pack.level,
         **summary,
     }
+    t0 = stamp()
     size = write_pack(pack_path(where, pack.name), solved, header, codec)
+    add_time(timings, "write", t0)
     for tier, code in solved:  # written: the next levels read them from memory while they fit
         cache.put(where, tier, code)
-    return {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
+    wall = sum(v for k, v in timings.items() if not k.endswith(" cpu"))
+    cpu = sum(v for k, v in timings.items() if k.endswith(" cpu"))
+    add_time(timings, "python", (started[0] + wall, started[1] + cpu))
+    out = {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
+    return {**out, "timings": timings}
 
 
 def summarise(counts: npt.NDArray[np.int64]) -> dict[str, Any]:
@@ -449,12 +486,15 @@ def solve_game(
     codec: str = DEFAULT_CODEC,
     on_progress: Progress | None = None,
     on_dashboard: Callable[[str], None] | None = None,
+    timings: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     """Solve every pack not yet on disk, level by level; returns the manifest.
 
     With `workers` == 1 and no scheduler the packs are solved in this process; otherwise on a
     Dask cluster (a LocalCluster of `workers` threads in this process, or the one at
-    `scheduler`)."""
+    `scheduler`). `timings`, if given, gets the seconds of each of `PHASES`."""
+    clock: dict[str, float] = {}
+    started = stamp()
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "packs").mkdir(exist_ok=True)
     plan = make_plan(game)
@@ -485,11 +525,14 @@ def solve_game(
         budget = max(budget - resident_bytes(), MIN_BUDGET)
     total = plan.positions
     positions = sum(p.positions for p in plan.packs if p.name in done)
+    t0 = add_time(clock, "plan", started)
     runner = (
         _LocalRunner(budget)
         if workers <= 1 and scheduler is None
         else _DaskRunner(workers, scheduler, budget, on_dashboard)
     )
+    add_time(clock, "cluster", t0)
+    solving = 0.0
     try:
         for lv, packs in enumerate(plan.levels):
             todo = [p for p in packs if p.name not in done]
@@ -498,18 +541,29 @@ def solve_game(
                 on_progress(lv, ndone, len(packs), positions, total)
             if not todo:
                 continue
+            level_start = time.perf_counter()
             for pack, head in runner.run(spec, folder, todo, plan, codec):
+                for phase, seconds in head.pop("timings", {}).items():
+                    clock[phase] = clock.get(phase, 0.0) + seconds
                 done[pack.name] = head
                 ndone += 1
                 positions += pack.positions
                 if on_progress:
                     on_progress(lv, ndone, len(packs), positions, total)
+            solving += time.perf_counter() - level_start
     finally:
+        closing = stamp()
         runner.close()
+        add_time(clock, "cluster", closing)
+    in_packs = sum(clock.get(p, 0.0) for p in PHASES if p not in ("plan", "cluster", "idle"))
+    clock["idle"] = max(0.0, runner.threads * solving - in_packs)
     headers = [done[p.name] for p in plan.packs]
     manifest.update(complete=True, **totals(headers))
     manifest["bytes"] = sum(pack_path(folder, p.name).stat().st_size for p in plan.packs)
     write_manifest(folder, manifest)
+    if timings is not None:
+        for phase in [*PHASES, *(f"{p} cpu" for p in PHASES)]:
+            timings[phase] = timings.get(phase, 0.0) + clock.get(phase, 0.0)
     return manifest
 
 
@@ -533,6 +587,8 @@ def pack_memory(pack: Pack, game: TierGame) -> int:
 
 
 class _LocalRunner:
+    threads = 1
+
     def __init__(self, budget: int) -> None:
         self.budget = budget
 
@@ -562,6 +618,7 @@ class _DaskRunner:
 
         self.client, self.cluster, nworkers = connect(workers, scheduler)
         self.workers = max(1, nworkers)
+        self.threads = self.workers
         self.shared = self.cluster is not None  # threads of this process: one child cache
         self.budget = budget
         if on_dashboard and self.client.dashboard_link:

@@ -36,6 +36,8 @@ from boardlab.games.dodgem.tiers.reach import (
     dodgem_reach_tier,
 )
 from boardlab.games.dodgem.tiers.rowpass import (
+    dodgem_first_pass,
+    dodgem_propagate,
     dodgem_solve_tier,
 )
 
@@ -87,6 +89,8 @@ class DodgemTiers:
             3 * (self.rules.size - 1) + 1,
             solve=dodgem_solve_tier,
             reach=dodgem_reach_tier,
+            first_pass=dodgem_first_pass,
+            propagate=dodgem_propagate,
         )
 
     @cached_property

@@ -233,6 +233,24 @@ def dodgem_solve_tier(ctx, size, max_moves, child_codes, child_base, code, work)
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False)
+def dodgem_first_pass(ctx, size, child_codes, child_base, code, work):
+    """The first half of `dodgem_solve_tier` (the solver times the halves apart)."""
+    if size >= (1 << 29):
+        return TOO_BIG
+    if ctx[0][P_MIR]:
+        return first_pass_body(
+            dodgem_primitive, _moves_for_solve, ctx, size, child_codes, child_base, code, work
+        )
+    return _first_pass_rows(ctx, size, child_codes, child_base, code, work)
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def dodgem_propagate(ctx, size, code, work):
+    """The second half of `dodgem_solve_tier`."""
+    return propagate_body(dodgem_unmoves, ctx, size, code, work)
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def dodgem_solve_tier_plain(ctx, size, max_moves, child_codes, child_base, code, work):
     """The same with the kernel's own first pass, one position at a time: the reference the
     row pass is tested against."""
