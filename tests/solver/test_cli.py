@@ -30,6 +30,34 @@ def test_solve_then_reuse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert status == 0 and "wrote" in out
 
 
+def test_solve_timings_name_every_phase(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from boardlab.solver.engine import PHASES
+
+    args = ("solve", "--size", "3", "--tables", str(tmp_path), "--timings", "--workers", "2")
+    status, out, _ = run(capsys, *args)
+    assert status == 0
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("timings:"))
+    rows = {}
+    for line in lines[at + 2 : at + 2 + len(PHASES)]:
+        label, wall, cpu = line.rsplit(maxsplit=2)
+        rows[label.strip()] = (float(wall), float(cpu))
+    assert set(rows) == set(PHASES.values())
+    assert all(w >= 0 and c >= 0 for w, c in rows.values())
+
+
+def test_solve_timings_add_up(tmp_path: Path) -> None:
+    from boardlab.solver.api import build_table
+    from boardlab.solver.engine import PHASES
+
+    timings: dict[str, float] = {}
+    build_table(rules_for("classic", 4), tmp_path, 2, timings=timings)
+    assert set(timings) == set(PHASES) | {f"{p} cpu" for p in PHASES}
+    assert timings["first pass cpu"] > 0 and timings["propagation cpu"] > 0
+    assert timings["write cpu"] > 0
+    assert all(v >= 0 for v in timings.values())
+
+
 def test_probe_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

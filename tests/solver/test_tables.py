@@ -200,13 +200,23 @@ def test_killed_solve_resumes_to_identical_bytes(built: Path, tmp_path: Path, af
 
 
 @pytest.mark.slow
-def test_dask_local_cluster_gives_identical_bytes(built: Path, tmp_path: Path) -> None:
+def test_threads_give_identical_bytes(built: Path, tmp_path: Path) -> None:
+    """`--workers 3`: threads of this process, a pack's tiers cut into runs where a level has
+    few packs; the files are those of one worker."""
     rules = rules_for("classic", 4)
-    cmd = [sys.executable, "-m", "boardlab", "solve", "--size", "4", "--workers", "2"]
+    cmd = [sys.executable, "-m", "boardlab", "solve", "--size", "4", "--workers", "3"]
     out = subprocess.run([*cmd, "--tables", str(tmp_path)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert "dashboard" in out.stderr.lower()
     assert folder_bytes(table_path(rules, tmp_path)) == folder_bytes(table_path(rules, built))
+
+
+def test_runs_cut_a_pack_in_order_into_about_equal_parts() -> None:
+    from boardlab.solver.engine import split_runs
+
+    assert split_runs([1, 2, 3, 4], [10, 10, 10, 10], 2) == [[1, 2], [3, 4]]
+    assert split_runs([1, 2, 3], [100, 1, 1], 2) == [[1], [2, 3]]
+    assert split_runs([7], [5], 4) == [[7]]
+    assert split_runs([1, 2, 3, 4, 5, 6], [1] * 6, 3) == [[1, 2], [3, 4], [5, 6]]
 
 
 @pytest.mark.slow
@@ -229,7 +239,7 @@ def test_an_existing_cluster_of_worker_processes_gives_identical_bytes(
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_a_local_cluster_cleanly(tmp_path: Path) -> None:
+def test_ctrl_c_stops_a_solve_on_threads_cleanly(tmp_path: Path) -> None:
     """Ctrl-C at the terminal (SIGINT to the process group) in the middle of a 5×5 solve on
     a local cluster: exit 130 with one line, nothing left running, no half-written file."""
     rules = rules_for("classic", 5)

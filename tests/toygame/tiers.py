@@ -99,8 +99,14 @@ class NimTiers:
     def orbit_size(self, tier: int) -> int:
         return 1
 
-    def weighted_counts(self, tier: int, codes: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        return np.bincount(codes, minlength=65536).astype(np.int64)
+    def weighted_counts(
+        self, tier: int, codes: npt.NDArray[Any], out: npt.NDArray[Any] | None = None
+    ) -> npt.NDArray[Any]:
+        counts = np.bincount(codes, minlength=65536).astype(np.int64)
+        if out is None:
+            return counts
+        out += counts
+        return out
 
     def tier_name(self, tier: int) -> str:
         return str(tier)

@@ -98,9 +98,12 @@ class TierGame(Protocol):
         counts over all positions weigh each stored position by it."""
         ...
 
-    def weighted_counts(self, tier: int, codes: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    def weighted_counts(
+        self, tier: int, codes: npt.NDArray[Any], out: npt.NDArray[Any] | None = None
+    ) -> npt.NDArray[Any]:
         """How many positions of the whole game hold each code among a stored tier's `codes`
-        (int64, 65536 long): each entry weighed by the positions it stands for."""
+        (int64, 65536 long): each entry weighed by the positions it stands for. With `out`,
+        added into it (and returned): a pack's counts without an array per tier."""
         ...
 
     def tier_name(self, tier: int) -> str:

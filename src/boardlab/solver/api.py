@@ -256,9 +256,7 @@ def build_table(
     (`timings`: see `boardlab.solver.engine.solve_game`)."""
     game = require_game(rules)
     path = table_path(rules, tables)
-    solve_game(
-        game, path, workers, scheduler, budget, codec, on_progress, on_dashboard, timings
-    )
+    solve_game(game, path, workers, scheduler, budget, codec, on_progress, on_dashboard, timings)
     return path
 
 
@@ -314,9 +312,7 @@ def run_build(
         if on_levels is not None:
             on_levels(level, done, packs, positions, total)
 
-    path = build_table(
-        rules, tables, jobs, scheduler, budget, codec, levels, on_dashboard, timings
-    )
+    path = build_table(rules, tables, jobs, scheduler, budget, codec, levels, on_dashboard, timings)
     if on_blocks is not None:
         on_blocks(1, 1)  # every pack file is written (as its tiers were solved)
     return path

@@ -1,9 +1,7 @@
-"""Dask clusters for the solver: a LocalCluster it starts itself, or an existing scheduler.
-
-The LocalCluster is one worker in this process with a thread per core: the kernels release
-the GIL, so the threads solve packs side by side, and they share one cache of child tiers
-and one copy of the game's tables (a 6×6 board's move tables and plan take 2-3 GB per
-process). Worker processes would each load and cache their own, and cost seconds to start."""
+"""An existing Dask cluster for the solver (`boardlab solve --scheduler`): its worker
+processes solve packs, each with its own game and cache of child tiers, and must see the
+tables folder. A solve on this machine alone (`--workers N`) needs no Dask: threads of the
+solving process do the work (see `boardlab.solver.engine`)."""
 
 from __future__ import annotations
 
@@ -15,52 +13,34 @@ from boardlab.core.errors import BoardLabError
 
 
 class ClusterError(BoardLabError):
-    """A scheduler that cannot be reached, or a local cluster that cannot start."""
+    """A scheduler that cannot be reached."""
 
 
-def connect(workers: int, scheduler: str | None) -> tuple[Any, Any, int]:
-    """(client, cluster or None, packs it runs at once: the threads of the local cluster, or
-    the workers of the scheduler's). Raises ClusterError."""
-    from distributed import Client, LocalCluster
+def connect(scheduler: str) -> tuple[Any, int]:
+    """(client, the scheduler's workers). Raises ClusterError."""
+    from distributed import Client
 
     for name in ("distributed", "distributed.nanny", "distributed.scheduler", "tornado"):
         logging.getLogger(name).setLevel(logging.ERROR)
-    if scheduler is not None:
-        try:
-            client = Client(scheduler, timeout="5s")  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError) as exc:
-            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-        n = len(client.scheduler_info().get("workers", {}))
-        if n == 0:
-            with contextlib.suppress(Exception):
-                client.wait_for_workers(1, timeout=30)
-            n = len(client.scheduler_info().get("workers", {}))
-        return client, None, n
     try:
-        cluster = LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=1,
-            threads_per_worker=workers,
-            processes=False,
-            memory_limit=0,  # the solver keeps to its own budget
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        )
-    except Exception as exc:  # the port or the processes could not be had
-        raise ClusterError(f"cannot start a local Dask cluster: {exc}") from None
-    client = Client(cluster)  # type: ignore[no-untyped-call]
-    return client, cluster, workers
+        client = Client(scheduler, timeout="5s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    n = len(client.scheduler_info().get("workers", {}))
+    if n == 0:
+        with contextlib.suppress(Exception):
+            client.wait_for_workers(1, timeout=30)
+        n = len(client.scheduler_info().get("workers", {}))
+    return client, n
 
 
 def check_scheduler(address: str) -> None:
     """Raise ClusterError unless a Dask scheduler answers at `address`."""
-    client, _, _ = connect(1, address)
-    disconnect(client, None)
+    client, _ = connect(address)
+    disconnect(client)
 
 
-def disconnect(client: Any, cluster: Any) -> None:
-    """Close the client and stop a cluster we started (its worker processes included)."""
+def disconnect(client: Any) -> None:
+    """Close the client."""
     with contextlib.suppress(Exception):
         client.close(timeout=10)
-    if cluster is not None:
-        with contextlib.suppress(Exception):
-            cluster.close(timeout=20)

@@ -38,6 +38,7 @@ from boardlab.core.retrograde import (
     NO_MOVES,
     TOO_BIG,
     TOO_DEEP,
+    Stamp,
     add_time,
     pooled_work,
     release_work,
@@ -256,7 +257,7 @@ def _clear_caches() -> None:
 
 _GAMES: dict[str, TierGame] = {}
 _CACHE: dict[str, ChildCache] = {}
-_MADE = threading.Lock()  # the local cluster's threads share the games and the cache
+_MADE = threading.Lock()  # the solving threads share the games and the cache
 
 
 def _game(spec: dict[str, Any]) -> TierGame:
@@ -309,7 +310,7 @@ def solve_one_tier(
 
 PHASES = {
     "plan": "plan, game tables, packs already done",
-    "cluster": "starting and stopping the cluster",
+    "cluster": "starting and stopping threads or a cluster",
     "children": "reading child tiers",
     "join": "child tiers side by side",
     "first pass": "kernel: first pass",
@@ -333,47 +334,64 @@ def solve_in_memory(game: TierGame) -> dict[int, npt.NDArray[np.uint16]]:
     return out
 
 
-def solve_pack(
+Solved = list[tuple[int, npt.NDArray[np.uint16]]]  # (tier, codes) in the pack's order
+
+
+def solve_tiers(
     spec: dict[str, Any],
     folder: str,
-    pack: Pack,
+    tiers: Sequence[int],
+    largest: int,
     pack_of: dict[int, str],
     memory: int,
-    codec: str = DEFAULT_CODEC,
-) -> dict[str, Any]:
-    """Solve every tier of a pack and write its file (the unit of work of a worker).
+    timings: dict[str, float],
+) -> tuple[Solved, npt.NDArray[np.int64]]:
+    """Solve some tiers of one level, in order: their codes and their weighted counts.
 
-    `pack_of` maps every child tier of the pack to the pack that holds it; `memory` bounds
-    the worker's cached child tiers together with the tier being solved (its work arrays and
-    its children side by side): before each tier the cache drops what it must to make room.
-    Only a tier whose own needs exceed `memory` goes beyond it. Returns the pack's summary
-    (positions and counts), the same that its header holds."""
-    started = stamp()
-    timings: dict[str, float] = {}
+    `pack_of` maps every child tier to the pack that holds it; `largest` is the largest tier
+    the calling thread may solve in this level (its work arrays are kept at that size);
+    `memory` bounds the cached child tiers together with the tier being solved (its work
+    arrays and its children side by side): before each tier the cache drops what it must to
+    make room. Only a tier whose own needs exceed `memory` goes beyond it."""
     game = _game(spec)
     where = Path(folder)
     cache = _cache(memory)
-    solved: list[tuple[int, npt.NDArray[np.uint16]]] = []
-    held = 0  # bytes of the pack's solved tiers, kept until the file is written
+    solved: Solved = []
+    held = 0  # bytes of the solved tiers, kept until the pack's file is written
     counts = np.zeros(65536, np.int64)
-    maxrem = 0
-    work = pooled_work(pack.largest, game.kernel.max_moves)  # one set for the whole pack
-    for tier in pack.tiers:
+    work = pooled_work(largest, game.kernel.max_moves)  # one set for all of them
+    for tier in tiers:
         children = game.child_tiers(tier)
         t0 = stamp()
         kids = [cache.get(where, c, pack_of[c], game.rebuild_command) for c in children]
         add_time(timings, "children", t0)
         joined = 2 * sum(len(k) for k in kids) if len(kids) > 1 else 0
-        need = BYTES_PER_POSITION * pack.largest + joined + held  # the work arrays are kept
+        need = BYTES_PER_POSITION * largest + joined + held  # the work arrays are kept
         cache.make_room(need, {cache.key(where, c) for c in children})
-        code, rem = solve_one_tier(game, tier, kids, work, timings)
+        code, _rem = solve_one_tier(game, tier, kids, work, timings)
         del kids
         t0 = stamp()
-        counts += game.weighted_counts(tier, code)
+        game.weighted_counts(tier, code, counts)
         add_time(timings, "counts", t0)
-        maxrem = max(maxrem, rem)
         solved.append((tier, code))
         held += code.nbytes
+    return solved, counts
+
+
+def write_solved_pack(
+    spec: dict[str, Any],
+    folder: str,
+    pack: Pack,
+    solved: Solved,
+    counts: npt.NDArray[np.int64],
+    memory: int,
+    codec: str,
+    timings: dict[str, float],
+) -> dict[str, Any]:
+    """Write a pack's file from the codes of all its tiers (in order) and their counts, and
+    keep the codes in the cache of child tiers; returns the pack's summary."""
+    game = _game(spec)
+    where = Path(folder)
     summary = summarise(counts)
     layout = {k: v for k, v in spec.items() if k != "adapter"}
     header = {
@@ -386,12 +404,36 @@ def solve_pack(
     t0 = stamp()
     size = write_pack(pack_path(where, pack.name), solved, header, codec)
     add_time(timings, "write", t0)
+    cache = _cache(memory)
     for tier, code in solved:  # written: the next levels read them from memory while they fit
         cache.put(where, tier, code)
+    return {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
+
+
+def _python_rest(timings: dict[str, float], started: Stamp) -> None:
+    """Book the time since `started` that no phase took as "python"."""
     wall = sum(v for k, v in timings.items() if not k.endswith(" cpu"))
     cpu = sum(v for k, v in timings.items() if k.endswith(" cpu"))
     add_time(timings, "python", (started[0] + wall, started[1] + cpu))
-    out = {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
+
+
+def solve_pack(
+    spec: dict[str, Any],
+    folder: str,
+    pack: Pack,
+    pack_of: dict[int, str],
+    memory: int,
+    codec: str = DEFAULT_CODEC,
+) -> dict[str, Any]:
+    """Solve every tier of a pack and write its file (the unit of work of a Dask worker).
+
+    `pack_of` and `memory`: see `solve_tiers`. Returns the pack's summary (positions and
+    counts), the same that its header holds, and under "timings" its phases' seconds."""
+    started = stamp()
+    timings: dict[str, float] = {}
+    solved, counts = solve_tiers(spec, folder, pack.tiers, pack.largest, pack_of, memory, timings)
+    out = write_solved_pack(spec, folder, pack, solved, counts, memory, codec, timings)
+    _python_rest(timings, started)
     return {**out, "timings": timings}
 
 
@@ -490,9 +532,9 @@ def solve_game(
 ) -> dict[str, Any]:
     """Solve every pack not yet on disk, level by level; returns the manifest.
 
-    With `workers` == 1 and no scheduler the packs are solved in this process; otherwise on a
-    Dask cluster (a LocalCluster of `workers` threads in this process, or the one at
-    `scheduler`). `timings`, if given, gets the seconds of each of `PHASES`."""
+    Without a scheduler the packs are solved in this process, on `workers` threads; with
+    one, on the Dask cluster at `scheduler`. `timings`, if given, gets the seconds of each
+    of `PHASES`."""
     clock: dict[str, float] = {}
     started = stamp()
     folder.mkdir(parents=True, exist_ok=True)
@@ -526,11 +568,13 @@ def solve_game(
     total = plan.positions
     positions = sum(p.positions for p in plan.packs if p.name in done)
     t0 = add_time(clock, "plan", started)
-    runner = (
-        _LocalRunner(budget)
-        if workers <= 1 and scheduler is None
-        else _DaskRunner(workers, scheduler, budget, on_dashboard)
-    )
+    runner: _LocalRunner | _ThreadRunner | _DaskRunner
+    if scheduler is not None:
+        runner = _DaskRunner(scheduler, budget, on_dashboard)
+    elif workers > 1:
+        runner = _ThreadRunner(workers, budget)
+    else:
+        runner = _LocalRunner(budget)
     add_time(clock, "cluster", t0)
     solving = 0.0
     try:
@@ -606,20 +650,120 @@ class _LocalRunner:
         _clear_caches()
 
 
+def split_runs(tiers: Sequence[int], sizes: Sequence[int], parts: int) -> list[list[int]]:
+    """`tiers` cut, in order, into at most `parts` runs of about equal positions."""
+    total = sum(sizes)
+    runs: list[list[int]] = [[]]
+    done = 0
+    for tier, n in zip(tiers, sizes, strict=True):
+        if runs[-1] and done >= total * len(runs) / parts:
+            runs.append([])
+        runs[-1].append(tier)
+        done += n
+    return runs
+
+
+class _ThreadRunner:
+    """Packs solved by `workers` threads of this process (the kernels release the GIL), with
+    one cache of child tiers. Where a level has fewer packs than twice the threads, a pack's
+    tiers are cut into runs for all of them, so that the first and last levels (one or two
+    packs each) keep every thread busy; the main thread writes a pack's file while the
+    threads solve on. No Dask: a local cluster takes seconds to start and stop and a share
+    of a processor to run."""
+
+    def __init__(self, workers: int, budget: int) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.threads = workers
+        self.budget = budget
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="boardlab-solve")
+
+    def run(
+        self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
+    ) -> Any:
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        game = _game(spec)
+        cache_budget = max(GiB // 8, self.budget // 2)
+        largest = max(p.largest for p in todo)
+        per_run = BYTES_PER_POSITION * largest
+        at_once = max(1, min(2 * self.threads, (self.budget - cache_budget) // per_run))
+        cut = self.threads if len(todo) < 2 * self.threads else 1
+        queue: list[tuple[Pack, int, list[int]]] = []
+        for pack in sorted(todo, key=lambda p: -p.largest):  # big ones first: a shorter tail
+            sizes = [game.tier_size(t) for t in pack.tiers]
+            runs = split_runs(pack.tiers, sizes, min(cut, len(pack.tiers)))
+            queue += [(pack, len(runs), run) for run in runs]
+        results: dict[str, list[tuple[list[int], Solved, Any, dict[str, float]]]] = {}
+        running: dict[Any, tuple[Pack, int, list[int], dict[str, float]]] = {}
+        while queue or running:
+            while queue and len(running) < at_once:
+                pack, nruns, run = queue.pop(0)
+                timings: dict[str, float] = {}
+                fut = self.pool.submit(
+                    self._solve, spec, str(folder), run, largest,
+                    _children_map(game, [pack], plan), cache_budget, timings,
+                )  # fmt: skip
+                running[fut] = (pack, nruns, run, timings)
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for fut in finished:
+                pack, nruns, run, timings = running.pop(fut)
+                solved, counts = fut.result()  # re-raises a run's error here
+                got = results.setdefault(pack.name, [])
+                got.append((run, solved, counts, timings))
+                if len(got) < nruns:
+                    continue
+                del results[pack.name]
+                got.sort(key=lambda g: pack.tiers.index(g[0][0]))
+                spent: dict[str, float] = {}
+                for g in got:
+                    for phase, seconds in g[3].items():
+                        spent[phase] = spent.get(phase, 0.0) + seconds
+                started = stamp()
+                writing: dict[str, float] = {}
+                head = write_solved_pack(
+                    spec, str(folder), pack, [t for g in got for t in g[1]],
+                    sum(g[2] for g in got), cache_budget, codec, writing,
+                )  # fmt: skip
+                _python_rest(writing, started)
+                for phase, seconds in writing.items():
+                    spent[phase] = spent.get(phase, 0.0) + seconds
+                yield pack, {**head, "timings": spent}
+
+    @staticmethod
+    def _solve(
+        spec: dict[str, Any],
+        folder: str,
+        tiers: list[int],
+        largest: int,
+        pack_of: dict[int, str],
+        memory: int,
+        timings: dict[str, float],
+    ) -> tuple[Solved, npt.NDArray[np.int64]]:
+        started = stamp()
+        out = solve_tiers(spec, folder, tiers, largest, pack_of, memory, timings)
+        _python_rest(timings, started)
+        return out
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        _clear_caches()
+
+
 class _DaskRunner:
+    """Packs as tasks of an existing Dask cluster, each worker with its own cache."""
+
     def __init__(
         self,
-        workers: int,
-        scheduler: str | None,
+        scheduler: str,
         budget: int,
         on_dashboard: Callable[[str], None] | None,
     ) -> None:
         from boardlab.solver.cluster import connect
 
-        self.client, self.cluster, nworkers = connect(workers, scheduler)
+        self.client, nworkers = connect(scheduler)
         self.workers = max(1, nworkers)
         self.threads = self.workers
-        self.shared = self.cluster is not None  # threads of this process: one child cache
         self.budget = budget
         if on_dashboard and self.client.dashboard_link:
             on_dashboard(str(self.client.dashboard_link))
@@ -630,10 +774,9 @@ class _DaskRunner:
         from distributed import wait
 
         game = _game(spec)
-        # the cache of child tiers gets half the budget (less while a tier is solved): one
-        # cache for the local cluster's threads, else a share for each worker process; the
-        # packs in flight together must fit in the other half
-        caches = 1 if self.shared else self.workers
+        # the caches of child tiers get half the budget (less while a tier is solved), a
+        # share for each worker process; the packs in flight together must fit in the other
+        caches = self.workers
         cache_budget = max(GiB // 8, self.budget // (2 * caches))
         free = self.budget - cache_budget * caches
         queue = sorted(todo, key=lambda p: -p.largest)  # big ones first: a shorter tail
@@ -668,9 +811,7 @@ class _DaskRunner:
     def close(self) -> None:
         from boardlab.solver.cluster import disconnect
 
-        disconnect(self.client, self.cluster)
-        if self.shared:
-            _clear_caches()  # the local cluster's threads used this process's cache
+        disconnect(self.client)
 
 
 def plan_key(spec: dict[str, Any]) -> str:

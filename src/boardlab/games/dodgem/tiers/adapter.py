@@ -148,11 +148,13 @@ class DodgemTiers:
         a, b = divmod(tier, self._keys)
         return 2 if self.symmetric and a != b else 1
 
-    def weighted_counts(self, tier: int, codes: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+    def weighted_counts(
+        self, tier: int, codes: npt.NDArray[Any], out: npt.NDArray[np.int64] | None = None
+    ) -> npt.NDArray[np.int64]:
         """How many positions of the whole game hold each code (65536 long): each stored
         entry stands for its orbit (the colour swap's tier, and its mirror image unless the
-        position is its own mirror image)."""
-        counts = np.zeros(65536, np.int64)
+        position is its own mirror image). With `out`, added into it and returned."""
+        counts = np.zeros(65536, np.int64) if out is None else out
         a, b = divmod(tier, self._keys)
         _weighted_counts(self._base, self._blob[0], a, b, codes, self.orbit_size(tier), counts)
         return counts
