@@ -94,11 +94,17 @@ def estimate(
             seconds += time.perf_counter() - t0
             del kids
             positions += len(codes)
+            # what a solve does with a tier's codes besides the kernel: count and write them
+            t0 = time.perf_counter()
+            game.weighted_counts(t, codes)
+            seconds += time.perf_counter() - t0
+            t0 = time.perf_counter()
             arr = narrow(codes[: 64 * BLOCK_ENTRIES])
             for lo in range(0, len(arr), BLOCK_ENTRIES):
                 chunk = arr[lo : lo + BLOCK_ENTRIES].tobytes()
                 raw += len(chunk) // arr.dtype.itemsize
                 packed += len(compress(chunk, DEFAULT_CODEC))
+            seconds += (time.perf_counter() - t0) * len(codes) / max(1, len(arr))
         spp[cls] = seconds / max(1, positions)
         sampled += len(picks)
         sampled_pos += positions
