@@ -686,7 +686,7 @@ class _ThreadRunner:
         game = _game(spec)
         cache_budget = max(GiB // 8, self.budget // 2)
         largest = max(p.largest for p in todo)
-        per_run = BYTES_PER_POSITION * largest
+        per_run = BYTES_PER_POSITION * max(1, largest)
         at_once = max(1, min(2 * self.threads, (self.budget - cache_budget) // per_run))
         cut = self.threads if len(todo) < 2 * self.threads else 1
         queue: list[tuple[Pack, int, list[int]]] = []
