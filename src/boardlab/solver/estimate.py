@@ -2,8 +2,9 @@
 
 Tiers are grouped by size class (powers of two); a few tiers of each class are solved with
 stand-in children (random draws, wins and losses in the proportions of solved boards: see
-`stand_in_codes`), timed and compressed. Time per class is the mean per position times the
-positions of the class;
+`stand_in_codes`), timed (processor time of the thread, with counting the values: what a
+quiet machine's wall clock would show, and a busy machine does not inflate it) and
+compressed. Time per class is the mean per position times the positions of the class;
 on N cores each level takes at least as long as its slowest tier. Classes of tiers above
 2^MAX_SAMPLE_CLASS positions are not solved (the sample would take as long as a small solve):
 they take the time per position of the largest class sampled, which is where the time per
@@ -89,22 +90,21 @@ def estimate(
         positions = 0
         for t in picks:
             kids = _stand_ins(game, t)
-            t0 = time.perf_counter()
+            t0 = time.thread_time()  # processor time: a busy machine does not inflate it
             codes = solve_one_tier(game, t, kids)[0]
-            seconds += time.perf_counter() - t0
+            seconds += time.thread_time() - t0
             del kids
             positions += len(codes)
-            # what a solve does with a tier's codes besides the kernel: count and write them
-            t0 = time.perf_counter()
-            game.weighted_counts(t, codes)
-            seconds += time.perf_counter() - t0
-            t0 = time.perf_counter()
+            t0 = time.thread_time()
+            game.weighted_counts(t, codes)  # as a solve counts each tier's values
+            seconds += time.thread_time() - t0
+            # compressed for the disk estimate, not timed: random stand-in children make the
+            # codes compress slower (and worse) than a real solve's
             arr = narrow(codes[: 64 * BLOCK_ENTRIES])
             for lo in range(0, len(arr), BLOCK_ENTRIES):
                 chunk = arr[lo : lo + BLOCK_ENTRIES].tobytes()
                 raw += len(chunk) // arr.dtype.itemsize
                 packed += len(compress(chunk, DEFAULT_CODEC))
-            seconds += (time.perf_counter() - t0) * len(codes) / max(1, len(arr))
         spp[cls] = seconds / max(1, positions)
         sampled += len(picks)
         sampled_pos += positions
