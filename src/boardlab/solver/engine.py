@@ -310,7 +310,7 @@ def solve_one_tier(
 
 PHASES = {
     "plan": "plan, game tables, packs already done",
-    "cluster": "starting and stopping threads or a cluster",
+    "cluster": "starting, stopping threads or cluster",
     "children": "reading child tiers",
     "join": "child tiers side by side",
     "first pass": "kernel: first pass",
