@@ -8,8 +8,8 @@ import pytest
 
 from boardlab.ai.base import RandomPlayer, default_level, level_names, make_player, player_choices
 from boardlab.ai.beginner import BlunderingPlayer
+from boardlab.ai.dotdash.levels import player_for_level as dotdash_levels
 from boardlab.ai.dotdash.players import DotDashSearchPlayer
-from boardlab.ai.dotdash.players import player_for_level as dotdash_levels
 from boardlab.core.errors import UsageError
 from boardlab.core.registry import Ref, get_game, make_rules
 

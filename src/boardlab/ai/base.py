@@ -9,6 +9,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from boardlab.ai.levels import board_settings, split_spec
 from boardlab.core.errors import IllegalMoveError, UsageError
 from boardlab.core.registry import GameInfo, get_game
 from boardlab.core.rules import Rules
@@ -103,9 +104,16 @@ def make_player(spec: str, rules: Rules[Any, Any], tables: TableStore | None = N
     if key == "random":
         return RandomPlayer()
     info = get_game(rules.game)
-    if key in level_names(info):
+    level, changes = split_spec(key)
+    if level in level_names(info):
         assert info.levels is not None
-        player: Player = info.levels(int(key), rules, tables)
+        if changes:  # a level with changed settings, e.g. '3:nodes=2000'
+            if info.level_player is None:
+                raise UsageError(f"{info.title} levels take no changed settings ({spec!r})")
+            settings = board_settings(info, rules.variant, rules.size, int(level), changes)
+            changed: Player = info.level_player(int(level), settings, rules, tables)
+            return changed
+        player: Player = info.levels(int(level), rules, tables)
         return player
     if key.startswith("openspiel:"):  # an outside agent, e.g. openspiel:mcts:1000
         try:

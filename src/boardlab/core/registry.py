@@ -163,7 +163,12 @@ class GameInfo:
       caller: it imports no game, and a game imports no solver;
     - `board_facts(rules, position)`: what a front end that draws the board itself needs
       beyond the position text, as a JSON-ready mapping (Dodgem's steps and exit edges, Dot
-      Dash's fives and reserves), or None when the game has none to tell.
+      Dash's fives and reserves), or None when the game has none to tell;
+    - `level_data`: where the levels' settings and ratings live, 'package/file' (a TOML file
+      shipped in the package: `boardlab.ai.levels`), or None for a game without levels;
+    - `level_player(level, settings, rules, tables)`: the player of a level with the given
+      settings (a `boardlab.ai.levels.LevelSettings`), so that a level with changed settings
+      can play (the calibrator, `benchmarks/trial.py`).
     """
 
     name: str
@@ -183,6 +188,8 @@ class GameInfo:
     # the tier adapter of a ruleset for the solver (None: the solver cannot solve it)
     solver_adapter: Callable[[AnyRules], TierGame | None] | None = field(default=None, repr=False)
     board_facts: Callable[..., Mapping[str, Any]] | None = field(default=None, repr=False)
+    level_data: str | None = None
+    level_player: Callable[..., Any] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.default_variant not in self.variant_names:
