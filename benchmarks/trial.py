@@ -66,8 +66,7 @@ def rewrite_levels(league: list[str], changes: dict[int, dict[str, Any]]) -> lis
 def _renamed(levels: str, changes: dict[int, dict[str, Any]]) -> str:
     names = [n.strip() for n in levels.split(",")]
     return ",".join(
-        spec_of(int(n), changes[int(n)]) if n.isdigit() and int(n) in changes else n
-        for n in names
+        spec_of(int(n), changes[int(n)]) if n.isdigit() and int(n) in changes else n for n in names
     )
 
 

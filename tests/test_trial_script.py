@@ -54,7 +54,9 @@ def test_a_dodgem_change_reaches_the_level() -> None:
     assert changed.nodes == 1234 and changed.max_depth == usual.max_depth != 1234
 
 
-@pytest.mark.parametrize("change", ["5:depth=2", "4:depth", "4:speed=2", "4:depth=deep", "depth=2", "3:nodes"])
+@pytest.mark.parametrize(
+    "change", ["5:depth=2", "4:depth", "4:speed=2", "4:depth=deep", "depth=2", "3:nodes"]
+)
 def test_a_bad_change_is_refused_in_one_line(change: str) -> None:
     args = ["--set", change, "--", "--game", "dotdash", "--size", "7", "--levels", "1,2"]
     run = subprocess.run(

@@ -169,7 +169,10 @@ def parse_table(game: str, data: Mapping[str, Any], path: Path | None = None) ->
             ):
                 raise ValueError(f"{where}: one rating (and interval) per level")
             ratings = tuple(
-                Rating(int(v), None if intervals is None else (int(intervals[i][0]), int(intervals[i][1])))
+                Rating(
+                    int(v),
+                    None if intervals is None else (int(intervals[i][0]), int(intervals[i][1])),
+                )
                 for i, v in enumerate(values)
             )
         league = League(**row["league"]) if "league" in row else None
