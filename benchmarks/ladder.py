@@ -12,6 +12,11 @@ level is slow (Dodgem 7×7 and 8×8, Dot Dash 14×14 and up). `--max-plies` scor
 still going after that many plies as a draw (default 1,000). `--journal FILE` keeps every
 finished game in FILE, and a run stopped part way resumes from it. Progress (games, rate,
 time left) goes to stderr.
+
+    python benchmarks/ladder.py --docs      # rewrite the docs' level tables from the data
+
+`--docs` regenerates every table the docs ask for (`boardlab.ai.levels_docs`) from the
+games' level data; `--calibrate` (below) writes that data.
 """
 
 from __future__ import annotations
@@ -29,6 +34,21 @@ from boardlab.ai.league import MAX_PLIES, head_to_head, pairings, run_league
 from boardlab.ai.ratings import fit
 from boardlab.cli.league import league_progress
 from boardlab.core.registry import get_game, make_rules
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def write_docs() -> int:
+    """Rewrite the generated level tables in every page under docs/."""
+    from boardlab.ai.levels_docs import render
+
+    for page in sorted(DOCS.rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        new = render(text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+            print(f"rewrote {page.relative_to(DOCS.parent)}")
+    return 0
 
 
 def main() -> int:
@@ -50,7 +70,10 @@ def main() -> int:
         help="a game still going after this many plies counts as a draw",
     )
     p.add_argument("--journal", type=Path, default=None, help="resume from / record to FILE")
+    p.add_argument("--docs", action="store_true", help="rewrite the docs' level tables")
     args = p.parse_args()
+    if args.docs:
+        return write_docs()
     info = get_game(args.game)
     rules = make_rules(args.game, args.variant, args.size)
     players = ["random", *[str(n) for n in range(1, info.level_count + 1)]]

@@ -17,8 +17,10 @@ from boardlab.ai.dodgem.players import NoisySearchPlayer, SearchPlayer
 from boardlab.ai.dotdash.players import MAX_DEPTH, DotDashSearchPlayer
 from boardlab.ai.dotdash.search import QDEPTH
 from boardlab.ai.levels import (
+    BoardLevels,
     LevelSettings,
     LevelTable,
+    Rating,
     data_path,
     dump_table,
     level_table,
@@ -26,6 +28,7 @@ from boardlab.ai.levels import (
     read_defaults,
     split_spec,
 )
+from boardlab.ai.levels_docs import render
 from boardlab.core.errors import UsageError
 from boardlab.core.registry import GameInfo, games, make_rules
 
@@ -131,3 +134,32 @@ def test_a_level_name_may_carry_changed_settings() -> None:
     usual, changed = make_player("3", rules), make_player("3:nodes=1234", rules)
     assert isinstance(changed, SearchPlayer) and isinstance(usual, SearchPlayer)
     assert changed.nodes == 1234
+
+
+def test_the_docs_level_tables_are_generated_from_the_data() -> None:
+    """Every generated table in docs/ is the data's (`python benchmarks/ladder.py --docs`)."""
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    pages = [p for p in sorted(docs.rglob("*.md")) if "<!-- levels:" in p.read_text("utf-8")]
+    assert {p.name for p in pages} >= {"ai-levels.md", "ai-levels-dotdash.md"}
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert render(text) == text, f"{page.name}: run python benchmarks/ladder.py --docs"
+
+
+def test_a_generated_table_follows_the_data() -> None:
+    table = LevelTable(
+        "toy",
+        {
+            ("v", 3): BoardLevels(
+                "v", 3, (LevelSettings(depth=2, noise=5.0),), (Rating(400, (300, 500)),)
+            )
+        },
+    )
+    page = (
+        "intro\n<!-- levels: toy settings -->\nstale\n<!-- /levels -->\n"
+        "<!-- levels: toy ratings -->\n<!-- /levels -->\n"
+    )
+    out = render(page, lambda game: table)
+    assert "| v 3×3 | depth 2, noise 5 |" in out and "stale" not in out
+    assert "| v 3×3 | 400 (300 … 500) | 91% | unknown |" in out
+    assert render(out, lambda game: table) == out

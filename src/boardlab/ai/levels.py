@@ -112,6 +112,13 @@ class LevelTable:
     game: str
     boards: Mapping[tuple[str, int], BoardLevels] = field(default_factory=dict)
     path: Path | None = None
+    # the values every level starts from before its own (the file's [defaults])
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def usual(self) -> LevelSettings:
+        """A level with nothing but the defaults (what docs leave out of each level)."""
+        return LevelSettings(**{"depth": 0, **self.defaults})
 
     def board(self, variant: str, size: int) -> BoardLevels:
         """The levels of one board; UsageError for a board the data does not cover."""
@@ -180,7 +187,7 @@ def parse_table(game: str, data: Mapping[str, Any], path: Path | None = None) ->
         if key in boards:
             raise ValueError(f"{where}: the board appears twice")
         boards[key] = BoardLevels(key[0], key[1], levels, ratings, league)
-    return LevelTable(game, boards, path)
+    return LevelTable(game, boards, path, dict(defaults))
 
 
 def data_path(info: GameInfo) -> Path:
