@@ -337,6 +337,8 @@ def board_settings(
     info: GameInfo, variant: str, size: int, level: int, changes: Mapping[str, Any] | None = None
 ) -> LevelSettings:
     """A level's settings on a board from the game's data, with `changes` applied."""
+    if changes and {f.name for f in fields(LevelSettings)} <= set(changes):
+        return LevelSettings(**changes)  # every field given: a board the data may lack
     settings = level_table(info).settings(variant, size, level)
     return settings.changed(**changes) if changes else settings
 
