@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from boardlab.solver.store import TableStore
 
 LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "strong", 4: "perfect"}
-TABLE_LEVEL = 4  # the level that plays from complete tables
 
 
 def search_player(name: str, settings: LevelSettings) -> Player:
@@ -59,7 +58,7 @@ def level_player(
     if level not in LEVEL_NAMES:
         raise UsageError(f"unknown level {level} (levels are 1 to 4)")
     search = search_player(f"level {level}", settings)
-    if level != TABLE_LEVEL:
+    if level != get_game(rules.game).table_level:  # the level that plays from tables
         return search
     from boardlab.ai.dodgem.perfect import PerfectPlayer
     from boardlab.ai.dodgem.players import NoisySearchPlayer, SearchPlayer
