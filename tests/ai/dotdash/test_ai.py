@@ -150,3 +150,20 @@ def test_a_fixed_depth_level_4_searches_exactly_its_depth() -> None:
     assert isinstance(small, DotDashSearchPlayer)
     small.choose(rules, pos, [], random.Random(1))
     assert small.last is not None and small.last.depth == settings.depth
+
+
+def test_unlimited_variants_keep_the_limited_levels_where_no_reserve_can_run_out() -> None:
+    """Where the board has no more points than a reserve holds stones (7×7: 49 of 60), the
+    unlimited variant is the limited one, and so are its levels and ratings."""
+    table = level_table(get_game("dotdash"))
+    checked = 0
+    for board in table:
+        if not board.variant.endswith("-unlimited"):
+            continue
+        limited = make_rules("dotdash", board.variant.removesuffix("-unlimited"), board.size)
+        assert isinstance(limited, DotDashRules)
+        if limited.reserve is not None and board.size * board.size <= limited.reserve:
+            twin = table.board(limited.variant, board.size)
+            assert (board.levels, board.ratings) == (twin.levels, twin.ratings)
+            checked += 1
+    assert checked >= 3
