@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from boardlab.ai.base import Limits, make_player, normalise
+from boardlab.ai.levels import split_spec
 from boardlab.ai.match import MAX_PLIES, play_game, score
 from boardlab.core.errors import UsageError
 from boardlab.core.registry import get_game, make_rules
@@ -307,8 +308,9 @@ def run_league(
     for p in players:
         make_player(p, rules, store)  # reject unknown names before any game starts
     top = str(get_game(game).level_count)
-    if any(normalise(p) == top for p in players):  # the strongest level reads tables:
-        store.get(rules, build=True)  # open (or build, if small) them once, before workers
+    # the strongest level reads tables: open (or build, if small) them once, before workers
+    if any(split_spec(normalise(p))[0] == top for p in players):
+        store.get(rules, build=True)
     specs = schedule(
         game, variant, size, players, games, seed, setups, time, store.folder, steps, max_plies
     )

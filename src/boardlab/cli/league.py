@@ -215,13 +215,14 @@ def league_progress(
 
 def _parse_levels(text: str, info: GameInfo) -> list[str]:
     from boardlab.ai.base import level_names, player_choices
+    from boardlab.ai.levels import split_spec
 
     names = [t.strip().lower() for t in text.split(",") if t.strip()]
     if len(set(names)) != len(names):
         raise UsageError("--levels names a player twice")
     known = {"random", *level_names(info)}
     for n in names:
-        if n not in known:
+        if split_spec(n)[0] not in known:  # a level may carry changed settings: 3:nodes=2000
             raise UsageError(
                 f"unknown player {n!r} in --levels ({player_choices(info, human=False)})"
             )

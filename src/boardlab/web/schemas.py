@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -179,6 +179,13 @@ class BoardFactsOut(BaseModel):
     reserves: list[int | None] | None = None
 
 
+def board_facts(rules: Any, position: Any) -> BoardFactsOut | None:
+    """What the board shows beyond the stones and cars, as the game declares it
+    (`GameInfo.board_facts`); None for a game that declares none."""
+    facts = get_game(rules.game).board_facts
+    return None if facts is None else BoardFactsOut.model_validate(facts(rules, position))
+
+
 class StateOut(BaseModel):
     """The replayed game: current position, whose turn, legal moves and the result."""
 
@@ -300,7 +307,10 @@ class VariantOut(BaseModel):
 
 
 class GameOut(BaseModel):
-    """A registered game."""
+    """A registered game, as it declares itself (`GameInfo`): `renderer` names the page's
+    board renderer (`js/boards/<renderer>.js`), `table_level` the level that plays from
+    complete tables, `action_ids` whether the game has stable action ids (OpenSpiel,
+    PettingZoo)."""
 
     name: str
     title: str
@@ -310,6 +320,9 @@ class GameOut(BaseModel):
     default_level: str = "random"
     setup: str | None = None
     tables: bool = False
+    renderer: str | None = None
+    table_level: int | None = None
+    action_ids: bool = False
 
 
 class GamesOut(BaseModel):

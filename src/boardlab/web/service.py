@@ -35,7 +35,6 @@ from boardlab.core.session import GameSession
 from boardlab.solver import analyse
 from boardlab.solver.store import TableStore, rules_key
 from boardlab.web import schemas as s
-from boardlab.web.facts import board_facts
 from boardlab.web.limits import Budget, sigint_blocked
 from boardlab.web.security import hide_paths
 
@@ -93,7 +92,7 @@ def state_out(rules: AnyRules, session: Session) -> s.StateOut:
         to_move=session.to_move,
         legal_moves=[rules.format_move(m) for m in session.legal_moves()],
         result=result_out(session.result),
-        facts=board_facts(rules, session.position),
+        facts=s.board_facts(rules, session.position),
     )
 
 
@@ -127,6 +126,9 @@ def catalogue() -> s.GamesOut:
                 default_level=default_level(info),
                 setup=None if info.setup is None else info.setup.name,
                 tables=info.solver_adapter is not None,
+                renderer=info.renderer,
+                table_level=info.table_level,
+                action_ids=info.codec is not None,
             )
         )
     features = {"levels": bool(all_levels), "forced": True, "solver": True}
@@ -403,16 +405,21 @@ class Service:
                 raise
 
     def _level4_table(self, rules: AnyRules, level: str) -> tuple[s.TableState | None, str | None]:
-        """For a level-4 Dodgem move: the table's state and, unless it is ready, a note."""
-        if level != "4" or rules.game != "dodgem":
+        """For a move of the level that plays from tables (`GameInfo.table_level`): the
+        table's state and, unless it is ready, a note."""
+        table_level = get_game(rules.game).table_level
+        if table_level is None or level != str(table_level):
             return None, None
         status = self.table_status(rules)
         if status.state == "ready":
             return "ready", None
         if status.state == "damaged":
-            return "damaged", f"level 4 played by search: {status.message}"
+            return "damaged", f"level {level} played by search: {status.message}"
         if status.state in ("missing", "building", "failed"):
-            return status.state, "level 4 played by search: no complete table for these rules"
+            return (
+                status.state,
+                f"level {level} played by search: no complete table for these rules",
+            )
         return None, None
 
     def computer_move(

@@ -34,10 +34,10 @@ from boardlab.core.records import GameRecord
 from boardlab.core.registry import AnyRules, get_game, make_rules
 from boardlab.core.session import GameSession
 from boardlab.web import schemas as s
-from boardlab.web.facts import board_facts
 from boardlab.web.friends import db as dbmod
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.models import Game, Match, MoveRow, Result, Seat
+from boardlab.web.schemas import board_facts
 from boardlab.web.service import result_out
 
 OPEN = ("waiting", "playing")
