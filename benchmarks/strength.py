@@ -151,8 +151,7 @@ def main() -> None:
     }
     tallies = judge(rules, tables, players, sample, args.seed)
     print(
-        "player             won drawn  lost   win→draw win→loss draw→loss   "
-        "thrown away     ms/move"
+        "player             won drawn  lost   win→draw win→loss draw→loss   thrown away     ms/move"
     )
     for name, tally in tallies.items():
         print(tally.line(name))
