@@ -149,7 +149,11 @@ def run(args: argparse.Namespace) -> int:
         if report.independent
         else f"the solver adapter's moves ({report.checker}: no independent checker declared)"
     )
-    part = "" if report.complete else f" (a random {args.fraction:g} of the {report.packs_total} packs)"
+    part = (
+        ""
+        if report.complete
+        else f" (a random {args.fraction:g} of the {report.packs_total} packs)"
+    )
     console.print(f"{folder}: every pack present and its checksum right")
     console.print(
         f"checked {report.positions:,} positions ({report.entries:,} entries) of "

@@ -46,9 +46,9 @@ from boardlab.core.retrograde import side_by_side
 from boardlab.core.tiers import TierGame
 from boardlab.solver.engine import (
     DEFAULT_BUDGET,
-    GiB,
     MIN_BUDGET,
     ChildCache,
+    GiB,
     Pack,
     Plan,
     _game,
@@ -249,7 +249,10 @@ def describe(game: TierGame, f: Finding) -> str:
     if f.kind == "entry for no position":
         return f"entry for no position: {where} is no position but holds {_text(f.stored)}"
     if f.kind == "entry missing":
-        return f"entry missing: {where} is stored as no position; its children make it {_text(f.derived)}"
+        return (
+            f"entry missing: {where} is stored as no position; its children make it "
+            f"{_text(f.derived)}"
+        )
     if f.kind == "remoteness off":
         k = abs(f.stored - f.derived) // 2
         return (
@@ -465,7 +468,10 @@ def open_for_check(
         raise TableInputError(f"no complete tables in {folder}; build them with: {hint}")
     layout = {k: v for k, v in game.spec().items() if k != "adapter"}
     theirs = manifest.get("spec")
-    if not isinstance(theirs, dict) or {k: v for k, v in theirs.items() if k != "adapter"} != layout:
+    if (
+        not isinstance(theirs, dict)
+        or {k: v for k, v in theirs.items() if k != "adapter"} != layout
+    ):
         raise TableInputError(
             f"foreign table: {folder} holds {manifest.get('ruleset')}, not {game.ruleset_id}"
         )
@@ -550,7 +556,9 @@ def verify_table(
     plan, _sums, keys = open_for_check(game, checker, folder, workers)
     packs = plan.packs
     if fraction < 1.0:
-        chosen = set(random.Random(seed).sample(range(len(packs)), max(1, int(len(packs) * fraction))))
+        chosen = set(
+            random.Random(seed).sample(range(len(packs)), max(1, int(len(packs) * fraction)))
+        )
         packs = [p for i, p in enumerate(packs) if i in chosen]
     record = Record(folder, game.ruleset_id, checker.name, fresh)
     report = VerifyReport(game.ruleset_id, checker.name, checker.independent)

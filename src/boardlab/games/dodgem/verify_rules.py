@@ -287,10 +287,9 @@ def derive_full(  # type: ignore[no-untyped-def]
                 else:  # (0, x, z) of the tier (a, k2)
                     k2sz = ksize[k2]
                     start = views[1, k2, 0]
-                    if views[1, k2, 1]:  # stored as (k2, a): (1, z, x)
-                        q = start + (k2sz + z) * asz + x
-                    else:
-                        q = start + x * k2sz + z
+                    # stored as (k2, a) when swapped: (1, z, x) there
+                    swapped = views[1, k2, 1]
+                    q = start + ((k2sz + z) * asz + x if swapped else x * k2sz + z)
                 lost, drawn, won, bad = _fold(joined[q], lost, drawn, won, bad)
             if legal == 0:
                 if blocked == 0:
@@ -370,7 +369,9 @@ class DodgemChecker:
     def child_tiers(self, tier: int) -> list[int]:
         """The stored tiers that moves out of `tier` lead to, as this module's moves find them."""
         k = self.board.keys
-        return sorted({self._canonical(*divmod(full, k)) for _s, _k2, full in self._full_children(tier)})
+        return sorted(
+            {self._canonical(*divmod(full, k)) for _s, _k2, full in self._full_children(tier)}
+        )
 
     def derive(self, tier: int, codes: U16, children: Any) -> U16:
         """What every stored entry of `tier` must hold (see `boardlab.core.checks`)."""
