@@ -324,6 +324,7 @@ class DodgemChecker:
         # the storage layout (which tiers are stored, Piecepack's mirror pairs)
         self.layout = DodgemTiers(rules)
         self.mirror = self.layout.mirror
+        self._children: dict[int, list[int]] = {}
 
     @property
     def name(self) -> str:
@@ -368,6 +369,12 @@ class DodgemChecker:
 
     def child_tiers(self, tier: int) -> list[int]:
         """The stored tiers that moves out of `tier` lead to, as this module's moves find them."""
+        got = self._children.get(tier)
+        if got is None:
+            got = self._children[tier] = self._child_tiers(tier)
+        return got
+
+    def _child_tiers(self, tier: int) -> list[int]:
         k = self.board.keys
         return sorted(
             {self._canonical(*divmod(full, k)) for _s, _k2, full in self._full_children(tier)}
