@@ -10,7 +10,6 @@ import signal
 import struct
 import subprocess
 import sys
-import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -371,4 +370,23 @@ def test_ctrl_c_leaves_no_process_and_no_half_written_file(tmp_path: Path) -> No
     assert not list(folder.glob(".*"))
     if (folder / RECORD).exists():
         json.loads((folder / RECORD).read_text())
-    time.sleep(0)
+
+
+def test_the_local_cluster_listens_on_this_machine_only() -> None:
+    import psutil
+
+    from boardlab.solver.cluster import connect, disconnect
+
+    me = psutil.Process(os.getpid())
+    before = {c.laddr for c in me.net_connections() if c.status == psutil.CONN_LISTEN}
+    client, cluster, _ = connect(2, None)
+    try:
+        opened = [
+            c.laddr
+            for c in me.net_connections()
+            if c.status == psutil.CONN_LISTEN and c.laddr not in before
+        ]
+        assert opened and all(addr.ip == "127.0.0.1" for addr in opened), opened
+        assert str(client.dashboard_link).startswith("http://127.0.0.1:")
+    finally:
+        disconnect(client, cluster)
