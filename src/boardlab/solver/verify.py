@@ -62,7 +62,8 @@ from boardlab.solver.tierfile import FORMAT_VERSION, PackFile
 
 RECORD = "verify.json"
 RECORD_FORMAT = 1
-SAVE_EVERY = 2.0  # seconds between writes of the record
+SAVE_EVERY = 2.0  # seconds between writes of the record, at least
+SAVE_SHARE = 0.02  # and at most this share of the time spent writing it (6×6: 45,163 packs)
 PER_PACK = 8  # findings kept per pack
 MAX_REPORTED = 20
 BYTES_PER_POSITION = 6  # stored codes, derived codes and the tier's copy side by side
@@ -361,6 +362,7 @@ class Record:
         self.dirty = False
         self.failed: str | None = None
         self._saved = time.monotonic()
+        self._every = SAVE_EVERY
         for tmp in folder.glob(f".{RECORD}.*.tmp"):
             tmp.unlink(missing_ok=True)  # left by a run killed while writing
         if fresh:
@@ -383,7 +385,7 @@ class Record:
         """Keep a pack's findings; written out every few seconds."""
         self.packs[str(result["pack"])] = result
         self.dirty = True
-        if time.monotonic() - self._saved >= SAVE_EVERY:
+        if time.monotonic() - self._saved >= self._every:
             self.save()
 
     def save(self) -> None:
@@ -392,11 +394,13 @@ class Record:
         if not self.dirty or self.failed is not None:
             return
         tmp = self.path.with_name(f".{RECORD}.{os.getpid()}.tmp")
+        t0 = time.monotonic()
         try:
             tmp.write_text(json.dumps({**self.head, "packs": self.packs}, sort_keys=True) + "\n")
             os.replace(tmp, self.path)
             self.dirty = False
             self._saved = time.monotonic()
+            self._every = max(SAVE_EVERY, (self._saved - t0) / SAVE_SHARE)
         except OSError as exc:
             self.failed = f"cannot write {self.path}: {exc.strerror or exc}"
         finally:
