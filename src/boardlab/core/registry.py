@@ -187,9 +187,7 @@ class GameInfo:
     # the tier adapter of a ruleset for the solver (None: the solver cannot solve it)
     solver_adapter: Callable[[AnyRules], TierGame | None] | None = field(default=None, repr=False)
     # the independent checker of those tables (None: verify re-derives through the adapter)
-    table_checker: Callable[[AnyRules], TierChecker | None] | None = field(
-        default=None, repr=False
-    )
+    table_checker: Callable[[AnyRules], TierChecker | None] | None = field(default=None, repr=False)
     board_facts: Callable[..., Mapping[str, Any]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
