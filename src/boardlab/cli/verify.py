@@ -77,7 +77,13 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the checks and print every disagreement as a named line."""
     from boardlab.solver.api import default_jobs, open_table, require_game, ruleset_id, table_path
-    from boardlab.solver.verify import checker_of, describe, sample_by_rules, verify_table
+    from boardlab.solver.verify import (
+        checker_of,
+        describe,
+        open_for_check,
+        sample_by_rules,
+        verify_table,
+    )
 
     if not 0 <= args.sample <= MAX_SAMPLE:
         raise UsageError(f"--sample must be 0 to {MAX_SAMPLE:,} positions")
@@ -100,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
     if jobs is None:
         jobs = 1 if args.scheduler is not None else default_jobs(rules)
     t0 = time.perf_counter()
+    opened = open_for_check(game, checker, folder, jobs)  # bad input: one line, before any bar
     with tier_progress(f"verifying {ruleset_id(rules)}") as (levels, dashboard):
         report = verify_table(
             game,
@@ -112,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
             fresh=args.fresh,
             on_progress=levels,
             on_dashboard=dashboard,
+            opened=opened,
         )
     if args.sample:
         table = open_table(rules, args.tables)

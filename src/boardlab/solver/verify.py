@@ -554,10 +554,13 @@ def verify_table(
     fresh: bool = False,
     on_progress: Progress | None = None,
     on_dashboard: Callable[[str], None] | None = None,
+    opened: tuple[Plan, dict[str, str], dict[str, str]] | None = None,
 ) -> VerifyReport:
     """Check every pack (or a random `fraction` of them) not yet in the record; returns the
-    findings of every pack checked, by this run or an earlier one."""
-    plan, _sums, keys = open_for_check(game, checker, folder, workers)
+    findings of every pack checked, by this run or an earlier one. `opened`: what
+    `open_for_check` returned, if the caller ran it already (it refuses bad input before a
+    progress display starts)."""
+    plan, _sums, keys = opened or open_for_check(game, checker, folder, workers)
     packs = plan.packs
     if fraction < 1.0:
         chosen = set(
