@@ -21,6 +21,8 @@ position.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from functools import cache, cached_property
 from typing import Any
 
@@ -35,6 +37,7 @@ from boardlab.games.dodgem.tiers import DodgemTiers, placements
 I64 = npt.NDArray[np.int64]
 U16 = npt.NDArray[np.uint16]
 CHECKER_NAME = "dodgem-rules-1"
+UNFOLDED_BYTES = 256 << 20  # Piecepack: full child tiers kept unfolded, least recently used out
 
 # (forward, sideways, sideways) as (file step, rank step), per geometry and side (rules page)
 DIRECTIONS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
@@ -325,6 +328,9 @@ class DodgemChecker:
         self.layout = DodgemTiers(rules)
         self.mirror = self.layout.mirror
         self._children: dict[int, list[int]] = {}
+        self._unfolded: OrderedDict[int, tuple[U16, U16]] = OrderedDict()
+        self._unfolded_bytes = 0
+        self._lock = threading.Lock()  # Dask threads share one checker
 
     @property
     def name(self) -> str:
@@ -380,6 +386,30 @@ class DodgemChecker:
             {self._canonical(*divmod(full, k)) for _s, _k2, full in self._full_children(tier)}
         )
 
+    def _unfold_child(self, child: int, canonical: U16) -> U16:
+        """A full child tier from its stored one, kept for the next tiers that read it (a
+        tier is the child of several): unfolding is most of the work of a Piecepack check.
+        An entry serves only the very stored array it was made from (another table, or the
+        same tier read again, is unfolded again)."""
+        with self._lock:
+            got = self._unfolded.get(child)
+            if got is not None and got[0] is canonical:
+                self._unfolded.move_to_end(child)
+                return got[1]
+        made: U16 = self.layout.unfold(child, canonical)
+        size = made.nbytes + canonical.nbytes
+        with self._lock:
+            old = self._unfolded.pop(child, None)
+            if old is not None:
+                self._unfolded_bytes -= old[0].nbytes + old[1].nbytes
+            if size <= UNFOLDED_BYTES:
+                self._unfolded[child] = (canonical, made)
+                self._unfolded_bytes += size
+                while self._unfolded_bytes > UNFOLDED_BYTES:
+                    a, b = self._unfolded.popitem(last=False)[1]
+                    self._unfolded_bytes -= a.nbytes + b.nbytes
+        return made
+
     def derive(self, tier: int, codes: U16, children: Any) -> U16:
         """What every stored entry of `tier` must hold (see `boardlab.core.checks`)."""
         bd = self.board
@@ -395,7 +425,7 @@ class DodgemChecker:
             ca, cb = divmod(child, k)
             canon = self._canonical(ca, cb)
             if self.mirror:  # every full child tier unfolded on its own
-                arr = self.layout.unfold(child, stored[canon])
+                arr = self._unfold_child(child, stored[canon])
                 views[side, k2] = (at, 0)
                 parts.append(arr)
                 at += len(arr)
