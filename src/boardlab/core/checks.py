@@ -61,6 +61,11 @@ class TierChecker(Protocol):
         stored `codes` and the stored codes of `child_tiers(tier)` in that order."""
         ...
 
+    def work_bytes(self, tier: int) -> int:
+        """Memory `derive` needs for `tier` beyond the stored codes it is handed (its result
+        and work arrays): the verifier makes room for it within its budget."""
+        ...
+
     def spec(self) -> dict[str, Any]:
         """Plain data from which `checker_from_spec` rebuilds this object elsewhere
         (`spec['checker']` names 'module:function')."""

@@ -66,7 +66,6 @@ SAVE_EVERY = 2.0  # seconds between writes of the record, at least
 SAVE_SHARE = 0.02  # and at most this share of the time spent writing it (6×6: 45,163 packs)
 PER_PACK = 8  # findings kept per pack
 MAX_REPORTED = 20
-BYTES_PER_POSITION = 6  # stored codes, derived codes and the tier's copy side by side
 
 KINDS = (
     "value contradicted",
@@ -141,6 +140,11 @@ class MovesChecker:
     def child_tiers(self, tier: int) -> Sequence[int]:
         """The adapter's child tiers."""
         return self.game.child_tiers(tier)
+
+    def work_bytes(self, tier: int) -> int:
+        """The result and the children side by side."""
+        kids = sum(self.game.tier_size(c) for c in self.game.child_tiers(tier))
+        return 2 * self.game.tier_size(tier) + 2 * kids
 
     def derive(
         self, tier: int, codes: npt.NDArray[np.uint16], children: Sequence[npt.NDArray[np.uint16]]
@@ -319,9 +323,9 @@ def verify_pack(
     first: list[list[int | str]] = []
     for tier in pack.tiers:
         kids_of = list(checker.child_tiers(tier))
-        size = game.tier_size(tier)
-        need = BYTES_PER_POSITION * size + 2 * sum(game.tier_size(c) for c in kids_of)
-        cache.make_room(need, {cache.key(where, c) for c in kids_of})
+        # the tier's stored codes and its children's (if not cached yet), and derive's own
+        stored = 2 * (game.tier_size(tier) + sum(game.tier_size(c) for c in kids_of))
+        cache.make_room(stored + checker.work_bytes(tier), {cache.key(where, c) for c in kids_of})
         codes = cache.get(where, tier, pack.name, hint)
         kids = [cache.get(where, c, pack_of[c], hint) for c in kids_of]
         derived = checker.derive(tier, codes, kids)
@@ -608,6 +612,11 @@ def verify_table(
     return report
 
 
+def pack_need(checker: TierChecker, pack: Pack) -> int:
+    """Bytes a worker needs beyond its cache to check a pack: its largest tier's."""
+    return max(checker.work_bytes(t) for t in pack.tiers)
+
+
 def _children_map(checker: TierChecker, pack: Pack, plan: Plan) -> dict[int, str]:
     return {c: plan.pack_of[c] for t in pack.tiers for c in checker.child_tiers(t)}
 
@@ -671,7 +680,7 @@ class _Dask:
         in_use = 0
         while queue or running:
             while queue and len(running) < 2 * self.workers:
-                need = BYTES_PER_POSITION * queue[0].largest
+                need = pack_need(checker, queue[0])
                 if running and in_use + need > free:
                     break
                 pack = queue.pop(0)

@@ -410,6 +410,18 @@ class DodgemChecker:
                     self._unfolded_bytes -= a.nbytes + b.nbytes
         return made
 
+    def work_bytes(self, tier: int) -> int:
+        """The result and the tier side by side with its children (classic); for Piecepack
+        also the tier and its children unfolded (twice their stored size) and the map back."""
+        size = self.layout.tier_size(tier)
+        kids = sum(self.layout.tier_size(c) for c in self.child_tiers(tier))
+        if not self.mirror:
+            return 2 * size + 2 * (size + kids)
+        full = 2 * size
+        # full codes, full result, the map back (int32), the result; children unfolded and
+        # side by side
+        return 2 * full + 2 * full + 4 * full + 2 * size + 2 * 2 * (2 * kids)
+
     def derive(self, tier: int, codes: U16, children: Any) -> U16:
         """What every stored entry of `tier` must hold (see `boardlab.core.checks`)."""
         bd = self.board
@@ -454,7 +466,7 @@ class DodgemChecker:
         )
         if not self.mirror:
             return out
-        where = self.layout.unfold(tier, np.arange(len(codes), dtype=np.int64))
+        where = self.layout.unfold(tier, np.arange(len(codes), dtype=np.int32))
         folded = np.empty(len(codes), np.uint16)
         fold_back(where, out, codes, folded)
         return folded
