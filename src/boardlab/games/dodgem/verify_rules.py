@@ -83,6 +83,8 @@ def _car_moves(masks, sorted_masks, order, key_of, key_offset, n, steps, width):
                         continue  # onto one of its own cars
                     after |= b
                 at = np.searchsorted(sorted_masks, after)
+                if at == total or sorted_masks[at] != after:
+                    raise ValueError("a move leads to cars that no placement number stands for")
                 h = order[at]
                 bit[g, j] = b
                 key[g, j] = key_of[h]
