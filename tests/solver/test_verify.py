@@ -389,3 +389,12 @@ def test_the_local_cluster_listens_on_this_machine_only() -> None:
         assert str(client.dashboard_link).startswith("http://127.0.0.1:")
     finally:
         disconnect(client, cluster)
+
+
+def test_a_fraction_checks_a_share_of_the_packs(table3: Path, capsys: Capture) -> None:
+    status, data = verify_json(capsys, table3, "--fraction", "0.5", "--sample", "0")
+    assert status == 0 and not data["complete"]
+    assert data["packs"] == data["packs_total"] // 2 > 0
+    assert data["packs_total"] == len(list((table3 / "packs").glob("*.bltier")))
+    status, data = verify_json(capsys, table3, "--sample", "0")
+    assert status == 0 and data["complete"] and 0 < data["packs_from_record"] < data["packs"]

@@ -422,7 +422,7 @@ class VerifyReport:
     checker: str
     independent: bool
     packs: int = 0  # checked, by this run or recorded
-    packs_total: int = 0
+    packs_total: int = 0  # of the table
     resumed: int = 0  # of them, taken from the record
     tiers: int = 0
     entries: int = 0
@@ -573,7 +573,7 @@ def verify_table(
         packs = [p for i, p in enumerate(packs) if i in chosen]
     record = Record(folder, game.ruleset_id, checker.name, fresh)
     report = VerifyReport(game.ruleset_id, checker.name, checker.independent)
-    report.packs_total = len(packs)
+    report.packs_total = len(plan.packs)
     total = sum(p.positions for p in packs)
     done_positions = 0
     todo: list[Pack] = []
