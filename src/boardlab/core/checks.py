@@ -79,17 +79,3 @@ def checker_from_spec(spec: dict[str, Any]) -> TierChecker:
     module, _, func = str(spec["checker"]).partition(":")
     made: TierChecker = getattr(importlib.import_module(module), func)(spec)
     return made
-
-
-def derive_code(finished: int, lost: int, drawn: bool, won: int) -> int:
-    """The local rule in plain Python (the reference of the compiled checkers): `finished`
-    2 (win) or 3 (loss) for a finished position, else 1; `lost` the smallest remoteness of a
-    lost child (-1: none), `drawn` whether a child is drawn, `won` the largest remoteness of
-    the children won by the opponent (-1: none)."""
-    if finished >= 2:
-        return finished
-    if lost >= 0:
-        return 2 + 2 * (lost + 1)
-    if drawn:
-        return 1
-    return 3 + 2 * (won + 1)

@@ -29,20 +29,16 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numba as nb
 import numpy as np
-import numpy.typing as npt
 
-from boardlab.core.checks import BAD_CHILD, TierChecker, checker_from_spec
+from boardlab.core.checks import TierChecker, checker_from_spec
 from boardlab.core.errors import CorruptTableError
-from boardlab.core.outcome import Value
-from boardlab.core.retrograde import side_by_side
 from boardlab.core.tiers import TierGame
 from boardlab.solver.engine import (
     DEFAULT_BUDGET,
@@ -59,6 +55,8 @@ from boardlab.solver.engine import (
     resident_bytes,
 )
 from boardlab.solver.tierfile import FORMAT_VERSION, PackFile
+from boardlab.solver.verify_findings import KINDS, Finding, describe, kind_counts, kind_of
+from boardlab.solver.verify_moves import MovesChecker, checker_of, moves_checker, sample_by_rules
 
 RECORD = "verify.json"
 RECORD_FORMAT = 1
@@ -67,207 +65,10 @@ SAVE_SHARE = 0.02  # and at most this share of the time spent writing it (6×6: 
 PER_PACK = 8  # findings kept per pack
 MAX_REPORTED = 20
 
-KINDS = (
-    "value contradicted",
-    "remoteness off",
-    "child entry invalid",
-    "entry missing",
-    "entry for no position",
-)
-
 
 class TableInputError(CorruptTableError):
     """Tables that cannot be verified: a pack missing, damaged, of other rules or another
     format; a child tier in no pack. The message names which, in one line."""
-
-
-# -- the check of one tier through the adapter's own moves (games without a checker) ----------
-
-
-@nb.njit(cache=False)  # takes compiled functions: see boardlab.core.retrograde
-def _derive_by_moves(primitive, moves, ctx, codes, max_moves, kids, base, out):  # type: ignore[no-untyped-def]
-    slot = np.empty(max_moves, np.int64)
-    idx = np.empty(max_moves, np.int64)
-    for p in range(codes.shape[0]):
-        pr = primitive(ctx, p)
-        if pr != 1:
-            out[p] = pr
-            continue
-        n = moves(ctx, p, slot, idx)
-        lost = 1 << 30
-        won = -1
-        drawn = False
-        bad = n <= 0
-        for j in range(n):
-            s = slot[j]
-            c = codes[idx[j]] if s < 0 else kids[base[s] + idx[j]]
-            if c == 0:
-                bad = True
-            elif c == 1:
-                drawn = True
-            elif c & 1:
-                lost = min(lost, (c - 3) // 2)
-            else:
-                won = max(won, (c - 2) // 2)
-        if bad:
-            out[p] = BAD_CHILD
-        elif lost < (1 << 30):
-            out[p] = 2 + 2 * (lost + 1)
-        elif drawn:
-            out[p] = 1
-        else:
-            out[p] = 3 + 2 * (won + 1)
-
-
-class MovesChecker:
-    """The check of a game that declares no checker: its adapter's compiled moves and
-    finished positions, the local rule of `boardlab.core.checks` written here."""
-
-    independent = False
-
-    def __init__(self, game: TierGame) -> None:
-        self.game = game
-
-    @property
-    def name(self) -> str:
-        """Names the adapter whose moves are used."""
-        return f"adapter-moves:{self.game.ruleset_id}"
-
-    def spec(self) -> dict[str, Any]:
-        """The adapter's spec, to rebuild it elsewhere."""
-        return {"checker": "boardlab.solver.verify:moves_checker", "game": self.game.spec()}
-
-    def child_tiers(self, tier: int) -> Sequence[int]:
-        """The adapter's child tiers."""
-        return self.game.child_tiers(tier)
-
-    def work_bytes(self, tier: int) -> int:
-        """The result and the children side by side."""
-        kids = sum(self.game.tier_size(c) for c in self.game.child_tiers(tier))
-        return 2 * self.game.tier_size(tier) + 2 * kids
-
-    def derive(
-        self, tier: int, codes: npt.NDArray[np.uint16], children: Sequence[npt.NDArray[np.uint16]]
-    ) -> npt.NDArray[np.uint16]:
-        """Each entry from the adapter's moves and the stored codes."""
-        k = self.game.kernel
-        kids, base = side_by_side(children, np.uint16)
-        out = np.empty(len(codes), np.uint16)
-        _derive_by_moves(
-            k.primitive, k.moves, self.game.tier_context(tier), codes, k.max_moves, kids, base, out
-        )
-        return out
-
-
-def moves_checker(spec: dict[str, Any]) -> MovesChecker:
-    """Rebuild a `MovesChecker` from its spec."""
-    from boardlab.core.tiers import tier_game_from_spec
-
-    return MovesChecker(tier_game_from_spec(spec["game"]))
-
-
-def checker_of(rules: Any, game: TierGame) -> TierChecker:
-    """The game's declared checker for these rules, else the adapter's moves."""
-    from boardlab.core.registry import get_game
-
-    made: TierChecker | None = None
-    name = getattr(getattr(game, "rules", rules), "game", None)
-    if name is not None:
-        declared = getattr(get_game(str(name)), "table_checker", None)
-        if declared is not None:
-            made = declared(getattr(game, "rules", rules))
-    return made if made is not None else MovesChecker(game)
-
-
-# -- findings ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A stored entry that its children (or the rules) contradict."""
-
-    kind: str
-    tier: int
-    index: int
-    stored: int
-    derived: int
-
-
-def _value(code: int) -> str:
-    if code == 1:
-        return "draw"
-    return "loss" if code & 1 else "win"
-
-
-def kind_of(stored: int, derived: int) -> str:
-    """The named kind of a disagreement."""
-    if derived == BAD_CHILD:
-        return "child entry invalid"
-    if derived == 0:
-        return "entry for no position"
-    if stored == 0:
-        return "entry missing"
-    if _value(stored) != _value(derived):
-        return "value contradicted"
-    return "remoteness off"
-
-
-def _kind_counts(stored: npt.NDArray[Any], derived: npt.NDArray[Any]) -> dict[str, int]:
-    """Disagreements by kind (arrays of the disagreeing entries only)."""
-    s = stored.astype(np.int64)
-    d = derived.astype(np.int64)
-    bad = d == BAD_CHILD
-    none = ~bad & (d == 0)
-    missing = ~bad & ~none & (s == 0)
-    rest = ~bad & ~none & ~missing
-
-    def val(c: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        return np.where(c == 1, 0, 1 + (c & 1))
-
-    contradicted = rest & (val(s) != val(d))
-    counts = {
-        "child entry invalid": int(bad.sum()),
-        "entry for no position": int(none.sum()),
-        "entry missing": int(missing.sum()),
-        "value contradicted": int(contradicted.sum()),
-        "remoteness off": int((rest & ~contradicted).sum()),
-    }
-    return {k: v for k, v in counts.items() if v}
-
-
-def _text(code: int) -> str:
-    if code == 1:
-        return "a draw"
-    r = (code - 2) // 2
-    return f"a {_value(code)} in {r}"
-
-
-def describe(game: TierGame, f: Finding) -> str:
-    """A finding as one named line."""
-    try:
-        pos: Any = game.position(f.tier, f.index)
-    except Exception:  # a layout that cannot name the index: the numbers say enough
-        pos = None
-    where = f"tier {game.tier_name(f.tier)} index {f.index}" + (f" ({pos})" if pos else "")
-    if f.kind == "child entry invalid":
-        return f"child entry invalid: {where}: a move leads to an entry stored as no position"
-    if f.kind == "entry for no position":
-        return f"entry for no position: {where} is no position but holds {_text(f.stored)}"
-    if f.kind == "entry missing":
-        return (
-            f"entry missing: {where} is stored as no position; its children make it "
-            f"{_text(f.derived)}"
-        )
-    if f.kind == "remoteness off":
-        k = abs(f.stored - f.derived) // 2
-        return (
-            f"remoteness off by {k}: {where}: stored {_text(f.stored)}, its children make it "
-            f"{_text(f.derived)}"
-        )
-    return (
-        f"value contradicted: {where}: stored {_text(f.stored)}, its children make it "
-        f"{_text(f.derived)}"
-    )
 
 
 # -- one pack ---------------------------------------------------------------------------------
@@ -334,7 +135,7 @@ def verify_pack(
         positions += int(np.count_nonzero(codes))
         bad = np.flatnonzero(derived != codes)
         if len(bad):
-            for kind, n in _kind_counts(codes[bad], derived[bad]).items():
+            for kind, n in kind_counts(codes[bad], derived[bad]).items():
                 errors[kind] = errors.get(kind, 0) + n
             for i in bad[: max(0, PER_PACK - len(first))]:
                 s, d = int(codes[i]), int(derived[i])
@@ -711,51 +512,6 @@ class _Dask:
             release_caches()
 
 
-# -- a sample through the plain Python rules --------------------------------------------------
-
-
-def sample_by_rules(rules: Any, table: Any, count: int, seed: int = 1) -> tuple[int, list[str]]:
-    """`count` random positions checked through the game's plain Python rules (`outcome`,
-    `legal_moves`, `play`) against the table's probes: an end-to-end check of the layout
-    (rank and unrank) and of the rules object. Returns (sampled, failures as lines)."""
-    game = table.game
-    rng = random.Random(seed)
-    tiers = sorted(int(t) for names in table.manifest["pack_tiers"].values() for t in names)
-    sampled = 0
-    tries = 0
-    failures: list[str] = []
-    while sampled < count and tries < 20 * count:
-        tries += 1
-        t = rng.choice(tiers)
-        pos = game.position(t, rng.randrange(game.tier_size(t)))
-        if pos is None:
-            continue
-        sampled += 1
-        got = table.probe(pos)
-        end = rules.outcome(pos)
-        want: tuple[Value, int | None]
-        if end is not None:
-            want = (end.value_for(pos.to_move), 0)
-        else:
-            kids = [table.probe(rules.play(pos, m)) for m in rules.legal_moves(pos)]
-            losses = [rem for v, rem in kids if v is Value.LOSS]
-            if losses:
-                want = (Value.WIN, 1 + min(x for x in losses if x is not None))
-            elif any(v is Value.DRAW for v, _ in kids):
-                want = (Value.DRAW, None)
-            else:
-                want = (Value.LOSS, 1 + max(rem or 0 for _, rem in kids))
-        if got != want and len(failures) < MAX_REPORTED:
-            failures.append(
-                f"rules disagree: {pos}: stored {_pair(got)}, the rules engine gives {_pair(want)}"
-            )
-    return sampled, failures
-
-
-def _pair(v: tuple[Value, int | None]) -> str:
-    return "a draw" if v[1] is None else f"a {v[0].value} in {v[1]}"
-
-
 __all__ = [
     "KINDS",
     "Finding",
@@ -764,6 +520,7 @@ __all__ = [
     "VerifyReport",
     "checker_of",
     "describe",
+    "moves_checker",
     "sample_by_rules",
     "verify_table",
 ]
