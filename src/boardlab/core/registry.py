@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
+from boardlab.core.checks import TierChecker
 from boardlab.core.errors import BoardLabError, UnknownGameError, UsageError
 from boardlab.core.rules import Rules
 from boardlab.core.tiers import TierGame
@@ -172,6 +173,9 @@ class GameInfo:
       builds and reads complete tables through), or None where the solver does not cover
       these rules; the slot itself is None for a game without tables. The solver is the only
       caller: it imports no game, and a game imports no solver;
+    - `table_checker(rules)`: an independent check of those tables (`boardlab.core.checks`,
+      rules written apart from the adapter's), or None: `boardlab verify` then re-derives
+      the entries through the adapter's own moves;
     - `board_facts(rules, position)`: what a front end that draws the board itself needs
       beyond the position text, as a JSON-ready mapping (Dodgem's steps and exit edges, Dot
       Dash's fives and reserves), or None when the game has none to tell;
@@ -205,6 +209,8 @@ class GameInfo:
     forced: Callable[..., Any] | None = field(default=None, repr=False)
     # the tier adapter of a ruleset for the solver (None: the solver cannot solve it)
     solver_adapter: Callable[[AnyRules], TierGame | None] | None = field(default=None, repr=False)
+    # the independent checker of those tables (None: verify re-derives through the adapter)
+    table_checker: Callable[[AnyRules], TierChecker | None] | None = field(default=None, repr=False)
     board_facts: Callable[..., Mapping[str, Any]] | None = field(default=None, repr=False)
     level_data: str | None = None
     level_player: Callable[..., Any] | None = field(default=None, repr=False)

@@ -36,13 +36,18 @@ def connect(workers: int, scheduler: str | None) -> tuple[Any, Any, int]:
                 client.wait_for_workers(1, timeout=30)
             n = len(client.scheduler_info().get("workers", {}))
         return client, None, n
+    import dask
+
+    dask.config.set({"distributed.dashboard.link": "{scheme}://127.0.0.1:{port}/status"})
     try:
         cluster = LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=1,
             threads_per_worker=workers,
             processes=False,
             memory_limit=0,  # the solver keeps to its own budget
-            dashboard_address=":0",
+            # the dashboards listen on this machine only (the cluster itself is in-process)
+            dashboard_address="127.0.0.1:0",
+            worker_dashboard_address="127.0.0.1:0",
             silence_logs=logging.ERROR,
         )
     except Exception as exc:  # the port or the processes could not be had

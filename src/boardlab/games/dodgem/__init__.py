@@ -55,6 +55,7 @@ GAME = GameInfo(
     notation_help=notation_help,
     forced=Ref("boardlab.ai.dodgem.forced:forced_dodgem"),
     solver_adapter=Ref("boardlab.games.dodgem.tiers:tiers_for"),
+    table_checker=Ref("boardlab.games.dodgem.verify_rules:checker_for"),
     board_facts=board_facts,
 )
 
