@@ -161,6 +161,9 @@ class GameInfo:
       builds and reads complete tables through), or None where the solver does not cover
       these rules; the slot itself is None for a game without tables. The solver is the only
       caller: it imports no game, and a game imports no solver;
+    - `solver_shape(rules)`: the tiers of rules too big for the solver to run (their
+      count, sizes and children, without the means to solve them), for `boardlab solve
+      --estimate`; None where the game declares none;
     - `board_facts(rules, position)`: what a front end that draws the board itself needs
       beyond the position text, as a JSON-ready mapping (Dodgem's steps and exit edges, Dot
       Dash's fives and reserves), or None when the game has none to tell.
@@ -183,6 +186,8 @@ class GameInfo:
     # the tier adapter of a ruleset for the solver (None: the solver cannot solve it)
     solver_adapter: Callable[[AnyRules], TierGame | None] | None = field(default=None, repr=False)
     board_facts: Callable[..., Mapping[str, Any]] | None = field(default=None, repr=False)
+    # the tier shape of rules the solver does not run (estimates only)
+    solver_shape: Callable[[AnyRules], Any] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.default_variant not in self.variant_names:

@@ -49,6 +49,7 @@ GAME = GameInfo(
     notation_help=notation_help,
     forced=Ref("boardlab.ai.dodgem.forced:forced_dodgem"),
     solver_adapter=Ref("boardlab.games.dodgem.tiers:tiers_for"),
+    solver_shape=Ref("boardlab.games.dodgem.shape:shape_for"),
     board_facts=board_facts,
 )
 
