@@ -60,6 +60,7 @@ def test_the_paper_plan_is_the_solvers_plan() -> None:
     rules = rules_for("classic", 5)
     game = DodgemTiers(rules)
     est = paper_estimate(DodgemShape(rules), DodgemTiers(rules_for("classic", 4)))
+    assert est.sampled.endswith("indices") and est.seconds_per_position > 0
     plan = make_plan(game)
     assert (est.tiers, est.levels, est.packs, est.positions) == (
         len(plan.pack_of),

@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cores is not None and args.cores < 1:
         raise UsageError("--cores must be at least 1")
     if args.estimate and not table_store(args).solvable(rules_from_args(args)):
-        return estimate_on_paper(args, rules_from_args(args), budget)
+        return estimate_on_paper(args, rules_from_args(args))
     rules = table_rules(args)
     if args.estimate:
         from boardlab.solver.estimate import estimate, print_estimate
@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def estimate_on_paper(args: argparse.Namespace, rules: Any, budget: int) -> int:
+def estimate_on_paper(args: argparse.Namespace, rules: Any) -> int:
     """`--estimate` for rules the solver does not run (7×7): counted from the game's declared
     tier shape, timed from a sample of the largest board it runs."""
     from boardlab.solver.api import default_tables_dir
@@ -188,7 +188,7 @@ def estimate_on_paper(args: argparse.Namespace, rules: Any, budget: int) -> int:
     def step(text: str) -> None:
         err_console.print(f"{text} ...", soft_wrap=True)
 
-    est = paper(rules, budget, args.tables or default_tables_dir(), step)
+    est = paper(rules, args.tables or default_tables_dir(), step)
     print_paper(est, args.cores or 16, console)
     return 0
 

@@ -3,16 +3,20 @@
 The game declares the *shape* of such rules (`GameInfo.solver_shape`): its tiers, their
 sizes and children, without the board tables a solve needs. From it come exact counts —
 positions, tiers, levels, packs (grouped as `engine.make_plan` groups them), the largest
-tier, the tiers beyond the kernel's limit of 2^29 indices. Time comes from the seconds per
-index that `estimate.estimate` measures on the largest board of the same rules the solver
-runs (by size class; classes beyond it take the rate of the largest class sampled, where
-the rate has levelled off), scaled by the moves a position has (the kernel's work per index
+tier, the tiers beyond the kernel's limit of 2^29 indices. Time comes from the processor
+seconds per index measured on a few tiers of the largest size classes (up to 2^22 indices)
+of the largest board of the same rules that the solver runs, solved with stand-in children
+as `estimate` does: processor time, not wall time, so that a busy machine does not inflate
+it, and it is what a dedicated core of a cluster would take. Larger classes take the rate of
+the largest class sampled, smaller ones that of the smallest (they hold a small share of the
+indices); the rate is scaled by the moves a position has (the kernel's work per index
 follows its edges). Each level takes at least as long as its largest tier on one core, as in
 `Estimate.seconds_on`.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,16 +26,67 @@ from boardlab.core.errors import UsageError
 from boardlab.core.registry import AnyRules, get_game
 from boardlab.solver.engine import (
     BYTES_PER_POSITION,
-    DEFAULT_BUDGET,
     PACK_POSITIONS,
     PACK_TIERS,
     read_manifest,
+    solve_one_tier,
     tier_levels,
 )
-from boardlab.solver.estimate import Estimate, estimate
+from boardlab.solver.estimate import MAX_SAMPLE_CLASS, stand_in_codes
+from boardlab.solver.tierfile import BLOCK_ENTRIES, DEFAULT_CODEC, compress, narrow
 
 KERNEL_LIMIT = 1 << 29  # indices of the largest tier the kernel takes (its 32-bit events)
 CLUSTER_CORES = 1000
+SAMPLE_CLASSES = 3  # the largest size classes of the measured board that are sampled
+SAMPLES_PER_CLASS = 3
+
+
+@dataclass
+class Sample:
+    """Processor seconds per index by size class, and bytes per index once packed."""
+
+    seconds_per_position: dict[int, float]
+    bytes_per_position: float
+    tiers: int
+    positions: int
+
+
+def sample_rates(game: Any, samples: int = SAMPLES_PER_CLASS) -> Sample:
+    """Solve a few tiers of the largest size classes of `game` (up to 2^MAX_SAMPLE_CLASS
+    indices) with stand-in children, timing each with this thread's processor clock."""
+    by_class: dict[int, list[int]] = {}
+    for t in game.tiers():
+        by_class.setdefault(_class(game.tier_size(t)), []).append(t)
+    classes = sorted(c for c in by_class if c <= MAX_SAMPLE_CLASS)[-SAMPLE_CLASSES:]
+    smallest = min(by_class[min(by_class)], key=game.tier_size)
+    solve_one_tier(game, smallest, _stand_ins(game, smallest))  # load the compiled code
+    spp: dict[int, float] = {}
+    raw = packed = tiers = positions = 0
+    for cls in classes:
+        pool = by_class[cls]
+        picks = pool[:: max(1, len(pool) // samples)][:samples]
+        seconds = 0.0
+        count = 0
+        for t in picks:
+            kids = _stand_ins(game, t)
+            t0 = time.thread_time()
+            codes = solve_one_tier(game, t, kids)[0]
+            seconds += time.thread_time() - t0
+            del kids
+            count += len(codes)
+            arr = narrow(codes[: 16 * BLOCK_ENTRIES])
+            for lo in range(0, len(arr), BLOCK_ENTRIES):
+                chunk = arr[lo : lo + BLOCK_ENTRIES].tobytes()
+                raw += len(chunk) // arr.dtype.itemsize
+                packed += len(compress(chunk, DEFAULT_CODEC))
+        spp[cls] = seconds / max(1, count)
+        tiers += len(picks)
+        positions += count
+    return Sample(spp, packed / max(1, raw), tiers, positions)
+
+
+def _stand_ins(game: Any, tier: int) -> list[Any]:
+    return [stand_in_codes(game.tier_size(c), c) for c in game.child_tiers(tier)]
 
 
 @dataclass
@@ -47,6 +102,7 @@ class PaperEstimate:
     too_big: int  # tiers beyond KERNEL_LIMIT
     too_big_positions: int
     measured_on: str
+    sampled: str
     scale: float  # per-index cost here over there (moves per position)
     seconds_per_position: float  # of the largest size class sampled, scaled
     level_seconds: list[float] = field(default_factory=list)
@@ -105,19 +161,23 @@ def measured_board(rules: AnyRules) -> AnyRules | None:
 def paper_estimate(
     shape: Any,
     measured: Any,
-    budget: int = DEFAULT_BUDGET,
     tables: Path | None = None,
     on_step: Callable[[str], None] | None = None,
 ) -> PaperEstimate:
     """The estimate of `shape` from rates measured on the tier adapter `measured`."""
     say = on_step or (lambda _text: None)
     say(f"sampling tiers of {measured.ruleset_id} for the time per index")
-    sample: Estimate = estimate(measured, budget=budget)
+    sample = sample_rates(measured)
     say(f"planning {shape.ruleset_id}")
     levels = shape.tier_levels() if hasattr(shape, "tier_levels") else tier_levels(shape)
-    scale = shape.max_moves / measured.kernel.max_moves
-    top = max(sample.seconds_per_position)
+    scale = float(shape.max_moves / measured.kernel.max_moves)
+    top, bottom = max(sample.seconds_per_position), min(sample.seconds_per_position)
     spp = {c: s * scale for c, s in sample.seconds_per_position.items()}
+
+    def rate(size: int) -> float:
+        cls = _class(size)
+        return spp.get(cls, spp[top] if cls > top else spp[bottom])
+
     by_level: dict[int, list[int]] = {}
     for t, lv in levels.items():
         by_level.setdefault(lv, []).append(t)
@@ -131,6 +191,7 @@ def paper_estimate(
         too_big=0,
         too_big_positions=0,
         measured_on=measured.ruleset_id,
+        sampled=f"{sample.tiers} tiers, {sample.positions:,} indices",
         scale=scale,
         seconds_per_position=spp[top],
     )
@@ -152,7 +213,7 @@ def paper_estimate(
             if n >= KERNEL_LIMIT:
                 est.too_big += 1
                 est.too_big_positions += n
-            s = n * spp.get(_class(n), spp[top])
+            s = n * rate(n)
             total += s
             floor = max(floor, s)
         est.packs += 1
@@ -178,7 +239,6 @@ def paper_estimate(
 
 def estimate_on_paper(
     rules: AnyRules,
-    budget: int = DEFAULT_BUDGET,
     tables: Path | None = None,
     on_step: Callable[[str], None] | None = None,
 ) -> PaperEstimate:
@@ -193,7 +253,7 @@ def estimate_on_paper(
             f"no estimate for {rules.game} {rules.variant} on {rules.size}×{rules.size}: the "
             "game declares no tier shape for it, or the solver runs no smaller board"
         )
-    return paper_estimate(shape, solver_view(smaller), budget, tables, on_step)
+    return paper_estimate(shape, solver_view(smaller), tables, on_step)
 
 
 def print_paper(est: PaperEstimate, cores: int, console: Any) -> None:
@@ -222,17 +282,22 @@ def print_paper(est: PaperEstimate, cores: int, console: Any) -> None:
         console.print(f"{name}: {value:,}", soft_wrap=True)
     rate = est.positions / max(est.one_core_seconds, 1e-9)
     console.print(
-        f"time per index from {est.measured_on} × {est.scale:.2f} (moves per position): "
-        f"{est.seconds_per_position * 1e9:.0f} ns on the largest tiers",
+        f"processor time per index from {est.measured_on} ({est.sampled}) × {est.scale:.2f} "
+        f"(moves per position): {est.seconds_per_position * 1e9:.0f} ns on the largest tiers",
         soft_wrap=True,
     )
-    console.print(f"time on 1 core: {span(est.one_core_seconds)} ({rate / 1e6:.1f} M pos/s)")
+    console.print(
+        f"time on 1 core: {span(est.one_core_seconds)} ({rate / 1e6:.1f} M pos/s)", soft_wrap=True
+    )
     for n in sorted({2, cores, CLUSTER_CORES}):
         floor = sum(est.level_floor_seconds)
         note = " (the largest tier of each level, one after another)" if n == CLUSTER_CORES else ""
-        console.print(f"time on {n:,} cores: {span(est.seconds_on(n))}{note}")
+        console.print(f"time on {n:,} cores: {span(est.seconds_on(n))}{note}", soft_wrap=True)
         if n == CLUSTER_CORES:
-            console.print(f"  of which {span(floor)} is each level's largest tier on one core")
+            console.print(
+                f"  of which {span(floor)} is each level's largest tier on one core",
+                soft_wrap=True,
+            )
     console.print(
         f"memory per worker: {est.worker_bytes / gib:,.0f} GiB on the largest tier "
         f"({est.tier_bytes / gib:,.0f} GiB for the tier and its children, "
