@@ -134,7 +134,7 @@ def test_the_graph_reader_sees_cycles_and_upward_edges() -> None:
 @pytest.mark.parametrize("name", sorted(games()))
 def test_declared_pieces_resolve_within_the_games_own_folders(name: str) -> None:
     info: GameInfo = games()[name]
-    pieces = [info.levels, info.forced, info.solver_adapter]
+    pieces = [info.levels, info.forced, info.solver_adapter, info.solver_shape]
     if info.setup is not None:
         pieces.append(info.setup.agent)
     for piece in pieces:
