@@ -121,10 +121,12 @@ def table_digest(
     folder: Path,
     jobs: int | None = None,
     on_pack: Callable[[int, int], None] | None = None,
+    order: Sequence[tuple[str, tuple[int, ...]]] | None = None,
 ) -> TableDigest:
     """The digest of the complete table of `game` in `folder` (packs hashed on `jobs`
-    threads, default the core count; `on_pack(done, all)` after each)."""
-    order = plan_packs(game)
+    threads, default the core count; `on_pack(done, all)` after each); `order`: the plan's
+    packs when the caller has them already."""
+    order = plan_packs(game) if order is None else order
     manifest = check_manifest(game, folder, read_manifest(folder), order)
     hint = f"{game.rebuild_command} --force"
     ruleset = game.ruleset_id

@@ -395,7 +395,7 @@ def install(
                     raise CorruptTableError(f"{source.name}: pack {name} is damaged")
             os.replace(part, final)
         write_manifest(stage, manifest)
-        got = table_digest(game, stage, jobs, on_check)
+        got = table_digest(game, stage, jobs, on_check, order)
         if got.sha256 != want:
             raise CorruptTableError(
                 f"{source.name}: its digest {got.sha256[:12]}… is not {want[:12]}… "
