@@ -216,7 +216,8 @@ def run_install(args: argparse.Namespace) -> int:
         soft_wrap=True,
     )
     said = " and ".join(done.checked_against)
-    console.print(f"digest {done.digest.sha256}, as {said} says", soft_wrap=True)
+    verb = "say" if len(done.checked_against) > 1 else "says"
+    console.print(f"digest {done.digest.sha256}, as {said} {verb}", soft_wrap=True)
     return 0
 
 
