@@ -181,3 +181,26 @@ def test_published_digests_name_tables_of_the_solver() -> None:
     assert len(published.PUBLISHED) >= 12
     for ruleset, digest in published.PUBLISHED.items():
         assert find_adapter(ruleset) is not None and is_sha256(digest)
+
+
+def test_ctrl_c_stops_the_digest_without_hashing_the_other_packs(
+    one_worker: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boardlab.solver import digest as digest_mod
+
+    hashed: list[str] = []
+    real = digest_mod.pack_sha256
+
+    def counted(path: Path, *args: object) -> str:
+        hashed.append(path.name)
+        return real(path, *args)  # type: ignore[arg-type]
+
+    def interrupt(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(digest_mod, "pack_sha256", counted)
+    rules = rules_for("classic", 4)
+    packs = len(make_plan(DodgemTiers(rules)).packs)
+    with pytest.raises(KeyboardInterrupt):
+        table_digest(DodgemTiers(rules), table_path(rules, one_worker), jobs=1, on_pack=interrupt)
+    assert 1 <= len(hashed) <= 3 < packs

@@ -141,12 +141,15 @@ def table_digest(
     top.update(f"{SCHEME}\n{ruleset}\n".encode())
     top.update(json.dumps(layout(manifest["spec"]), sort_keys=True).encode() + b"\n")
     workers = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
-    with ThreadPoolExecutor(workers) as pool:
+    pool = ThreadPoolExecutor(workers)
+    try:
         for (name, _), h in zip(order, pool.map(one, order), strict=True):
             top.update(f"{name} {h}\n".encode())
             done += 1
             if on_pack is not None:
                 on_pack(done, total)
+    finally:  # on an error or Ctrl-C the packs not yet started are dropped, not hashed
+        pool.shutdown(wait=True, cancel_futures=True)
     entries = sum(game.tier_size(t) for _, tiers in order for t in tiers)
     return TableDigest(ruleset, top.hexdigest(), total, entries)
 
