@@ -245,6 +245,10 @@ def test_missing_sources_are_one_line_and_exit_2(
     argv = ["tables", "install", "--tables", str(tmp_path / "t")]
     assert "no such folder" in one_line_exit_2([*argv, str(tmp_path / "nothing")], capsys)
     assert "no table there" in one_line_exit_2([*argv, str(tmp_path)], capsys)
+    (tmp_path / "dodgem-9-x").mkdir()
+    (tmp_path / "dodgem-9-x" / "manifest.json").write_text("{}")
+    err = one_line_exit_2([*argv, str(tmp_path)], capsys)
+    assert "it holds the tables dodgem-9-x: give one's folder" in err
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

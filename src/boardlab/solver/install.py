@@ -281,7 +281,11 @@ def read_source_manifest(source: Source) -> dict[str, Any]:
     """The source's manifest, parsed; InstallError when it has none or it is unreadable."""
     raw = source.read(MANIFEST, MAX_MANIFEST)
     if raw is None:
-        raise InstallError(f"{source.name}: no table there (no {MANIFEST})")
+        inside = []
+        if isinstance(source, FolderSource):  # a tables folder: name the tables in it
+            inside = sorted(p.parent.name for p in source.path.glob(f"*/{MANIFEST}"))
+        hint = f"; it holds the tables {', '.join(inside[:6])}: give one's folder" if inside else ""
+        raise InstallError(f"{source.name}: no table there (no {MANIFEST}){hint}")
     try:
         data = json.loads(raw)
     except ValueError:
