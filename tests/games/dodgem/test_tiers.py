@@ -210,7 +210,8 @@ def test_unrank_divides_exactly_at_every_row_edge() -> None:
     must be plain divmod's at the first and last index of rows, for key sizes as large as
     6×6 has (where the multiply's estimate is one too many and must be corrected) and for
     every 4×4 classic tier."""
-    from boardlab.games.dodgem.tiers import O_KINV, O_KSIZE, P_A, P_B, P_MIR, _unrank, reciprocals
+    from boardlab.games.dodgem.tiers.kernel import _unrank
+    from boardlab.games.dodgem.tiers.layout import O_KINV, O_KSIZE, P_A, P_B, P_MIR, reciprocals
 
     for asz, bsz in [(8191, 16381), (12093, 9999), (3, 7), (1, 1), (16384, 16383)]:
         sizes = np.array([asz, bsz], np.int64)

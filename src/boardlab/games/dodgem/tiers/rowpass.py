@@ -1,0 +1,250 @@
+"""The solver's entry for the Dodgem family: a first pass that walks a tier row by row (a
+row: one side to move and one first placement), then the kernel's propagation, compiled
+together; and the plain entry it is tested against."""
+
+from __future__ import annotations
+
+import numba as nb
+
+from boardlab.core.retrograde import (
+    BAD_CHILD,
+    INVALID,
+    NO_MOVES,
+    NONE,
+    TOO_BIG,
+    child_value,
+    first_pass_body,
+    propagate_body,
+    record,
+    solve_tier_body,
+)
+from boardlab.games.dodgem.kernel import BLOCKED_PASSES, terminal_winner
+from boardlab.games.dodgem.tiers.kernel import (
+    _in_way,
+    _moves_for_solve,
+    dodgem_moves,
+    dodgem_primitive,
+    dodgem_unmoves,
+)
+from boardlab.games.dodgem.tiers.layout import (
+    O_KOFF,
+    O_KSIZE,
+    O_MASKS,
+    O_REC,
+    P_A,
+    P_B,
+    P_BLOCKED,
+    P_K,
+    P_MIR,
+    P_MISERE,
+    P_SLOTS,
+    P_SYM,
+    P_W,
+    REC_KEY,
+    REC_KIND,
+    REC_Z,
+)
+
+
+@nb.njit(cache=True, inline="always")
+def _decided(flags, code, p, m0, m1, side, blocked, misere):
+    """For the row pass: settle p if it is an invalid index or finished by rule 1 (someone
+    has cleared), and say so."""
+    if m0 & m1:
+        flags[p] = 1
+        code[p] = INVALID
+        return True
+    winner = terminal_winner(m0, m1, side, 1, blocked, misere)
+    if winner < 0:
+        return False
+    flags[p] = 1
+    code[p] = 2 if winner == side else 3
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, side, blocked, misere):
+    """Store what the row pass found of p (`legal` car moves, `c` of them sideways): a
+    position without a car move is finished unless the rules pass; returns 0 or NO_MOVES."""
+    if legal == 0:
+        winner = terminal_winner(m0, m1, side, 0, blocked, misere)
+        if winner >= 0:
+            work[0][p] = 1
+            code[p] = 2 if winner == side else 3
+            return 0
+        if blocked != BLOCKED_PASSES:
+            return NO_MOVES
+        c = 1  # the pass: the same placement, the other side to move
+    record(work, p, c, winc, lc, hd)
+    return 0
+
+
+@nb.njit(cache=True, inline="always")
+def _row_shape(params, blob):
+    """(|A|, |B|, where keys a and b start, where each side's masks start) of a tier."""
+    a = params[P_A]
+    b = params[P_B]
+    asz = blob[params[O_KSIZE] + a]
+    bsz = blob[params[O_KSIZE] + b]
+    offa = blob[params[O_KOFF] + a]
+    offb = blob[params[O_KOFF] + b]
+    return asz, bsz, offa, offb, params[O_MASKS], params[O_MASKS + 1]
+
+
+@nb.njit(cache=True, inline="always")
+def _first_side_row(params, blob, child_base, g0, slot, idx):
+    """The moves of the first side's placement g0 for a row pass (tier stored without the
+    mirror): per move, in `slot` the flat child entry of y = 0 (a sideways move, inside the
+    tier, to placement z: -1 - z) and in `idx` its stride in y | (destination square + 1) <<
+    40. Returns how many."""
+    b = params[P_B]
+    bsz = blob[params[O_KSIZE] + b]
+    o = params[O_REC] + g0 * params[P_W]
+    nj = 0
+    for j in range(params[P_W]):
+        r = blob[o + j]
+        if r < 0:
+            break
+        dest = (r & 63) << 40
+        z = r >> REC_Z
+        if (r >> REC_KIND) & 3 == 0:
+            slot[nj] = -1 - z
+            idx[nj] = dest
+        else:
+            k2 = (r >> REC_KEY) & 4095
+            ksz = blob[params[O_KSIZE] + k2]
+            at = child_base[params[P_SLOTS + k2]]
+            if params[P_SYM] and k2 > b:  # (0, y, z) of tier (b, k2)
+                slot[nj] = at + z
+                idx[nj] = dest | ksz
+            else:  # (1, z, y) of tier (k2, b)
+                slot[nj] = at + (ksz + z) * bsz
+                idx[nj] = dest | 1
+        nj += 1
+    return nj
+
+
+@nb.njit(cache=True, inline="always")
+def _second_side_child(params, blob, child_base, r, x):
+    """Flat child entry of the second side's forward move `r` (a packed record) from a
+    position of row x (tier stored without the mirror)."""
+    a = params[P_A]
+    k2 = (r >> REC_KEY) & 4095
+    z = r >> REC_Z
+    ksz = blob[params[O_KSIZE] + k2]
+    at = child_base[params[P_SLOTS + params[P_K] + k2]]
+    if params[P_SYM] and a > k2:  # (1, z, x) of tier (k2, a)
+        return at + (ksz + z) * blob[params[O_KSIZE] + a] + x
+    return at + x * ksz + z  # (0, x, z) of tier (a, k2)
+
+
+@nb.njit(cache=True, inline="always")
+def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
+    """`boardlab.core.retrograde.first_pass_body` for a tier stored without the mirror, row
+    by row: the positions (side, x, y) with the same side and x follow each other, and when
+    the first side moves they share its moves, so their children are found once a row and
+    read at a fixed stride. Fills the same arrays with the same values (tested against it)."""
+    params, blob = ctx
+    flags, slot, idx = work[0], work[7], work[8]
+    w = params[P_W]
+    blocked = params[P_BLOCKED]
+    misere = params[P_MISERE]
+    asz, bsz, offa, offb, om0, om1 = _row_shape(params, blob)
+    half = asz * bsz
+    for x in range(asz):
+        g0 = offa + x
+        m0 = blob[om0 + g0]
+        nj = _first_side_row(params, blob, child_base, g0, slot, idx)
+        row = x * bsz
+        for y in range(bsz):
+            p = row + y
+            m1 = blob[om1 + offb + y]
+            if _decided(flags, code, p, m0, m1, 0, blocked, misere):
+                continue
+            winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
+            for j in range(nj):
+                e = idx[j]
+                if _in_way(e >> 40, m1):
+                    continue
+                legal += 1
+                at = slot[j]
+                if at < 0:
+                    c += 1
+                    continue
+                cc = child_codes[at + y * (e & 0xFFFFFFFFFF)]
+                if cc == INVALID:
+                    return BAD_CHILD
+                winc, lc, hd = child_value(cc, winc, lc, hd)
+            if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 0, blocked, misere) < 0:
+                return NO_MOVES
+    # the second side to move: its moves change with y
+    orec = params[O_REC + 1]
+    for x in range(asz):
+        m0 = blob[om0 + offa + x]
+        row = half + x * bsz
+        for y in range(bsz):
+            p = row + y
+            g1 = offb + y
+            m1 = blob[om1 + g1]
+            if _decided(flags, code, p, m0, m1, 1, blocked, misere):
+                continue
+            winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
+            o = orec + g1 * w
+            for j in range(w):
+                r = blob[o + j]
+                if r < 0:
+                    break
+                if _in_way(r & 63, m0):
+                    continue
+                legal += 1
+                if (r >> REC_KIND) & 3 == 0:
+                    c += 1
+                    continue
+                cc = child_codes[_second_side_child(params, blob, child_base, r, x)]
+                if cc == INVALID:
+                    return BAD_CHILD
+                winc, lc, hd = child_value(cc, winc, lc, hd)
+            if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 1, blocked, misere) < 0:
+                return NO_MOVES
+    return 0
+
+
+KERNEL_FUNCS = (dodgem_primitive, dodgem_moves, dodgem_unmoves)
+
+
+# the retrograde kernel with the functions above inlined, compiled without reference counting
+# (it allocates nothing) and cached on disk
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def dodgem_solve_tier(ctx, size, max_moves, child_codes, child_base, code, work):
+    """`boardlab.core.retrograde.solve_tier_body` for the Dodgem family: the row pass
+    (`_first_pass_rows`) where the tier is stored without the mirror, then the kernel's
+    propagation."""
+    if size >= (1 << 29):
+        return TOO_BIG
+    if ctx[0][P_MIR]:
+        status = first_pass_body(
+            dodgem_primitive, _moves_for_solve, ctx, size, child_codes, child_base, code, work
+        )
+    else:
+        status = _first_pass_rows(ctx, size, child_codes, child_base, code, work)
+    if status < 0:
+        return status
+    return propagate_body(dodgem_unmoves, ctx, size, code, work)
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def dodgem_solve_tier_plain(ctx, size, max_moves, child_codes, child_base, code, work):
+    """The same with the kernel's own first pass, one position at a time: the reference the
+    row pass is tested against."""
+    return solve_tier_body(
+        dodgem_primitive,
+        _moves_for_solve,
+        dodgem_unmoves,
+        ctx,
+        size,
+        max_moves,
+        child_codes,
+        child_base,
+        code,
+        work,
+    )
