@@ -1,8 +1,8 @@
 """The shape of a Dodgem board's tiers, counted without building the board's tables.
 
-`DodgemTiers` (the `tiers` package) numbers every placement of both sides and builds move tables for
-them: about 770 bytes per placement, which is 25 MB on 5×5 and 18 GB on 7×7 (16 million
-placements a side). Counting the tiers needs none of it: a side's *key* is how many of its
+`DodgemTiers` (the `tiers` package) numbers every placement of both sides and builds move
+tables for them: about 770 bytes per placement, which is 12 MB on 5×5 and 18 GB on 7×7 (16
+million placements a side). Counting the tiers needs none of it: a side's *key* is how many of its
 cars stand on each of its lines, a key holds prod C(n, c) placements, and a forward move or
 an exit takes one car from a line to the next (or off the board). This module gives the
 same keys, tiers, tier sizes and child tiers as `DodgemTiers` for any size, so that
