@@ -96,54 +96,66 @@ def register(sub: Any) -> None:
     r.set_defaults(func=run_remove)
 
 
+Meter = Callable[[int, int], None]  # (done, total)
+
+
 @contextmanager
-def counter(title: str, unit: str) -> Iterator[Callable[[int, int], None]]:
-    """Progress of (done, total) in `unit` ("bytes" or "packs") on stderr: a rich bar with
-    rate and time left on a terminal, else a line every LOG_EVERY seconds."""
+def meters() -> Iterator[Callable[[str, str], Meter]]:
+    """Progress on stderr of one or more steps, each counted in `unit` ("bytes" or a word
+    such as "packs"): yields `meter(title, unit)`, which makes a step's callback. A rich bar
+    per step with rate and time left on a terminal, else a line every LOG_EVERY seconds."""
     from boardlab.cli.common import check_interrupted
 
+    def texts(done: int, total: int, unit: str, seconds: float) -> tuple[str, str, float]:
+        rate = done / max(seconds, 1e-9)
+        left = (total - done) / rate if rate > 0 else 0.0
+        if unit == "bytes":
+            return f"{done / 1e6:,.1f}/{total / 1e6:,.1f} MB", f"{rate / 1e6:.1f} MB/s", left
+        return f"{done:,}/{total:,} {unit}", f"{rate:.1f} {unit}/s", left
+
     if not err_console.is_terminal:
-        state = {"t0": time.monotonic(), "last": time.monotonic(), "lines": 0.0}
 
-        def line(done: int, total: int) -> None:
-            check_interrupted()
-            now = time.monotonic()
-            if now - state["last"] < LOG_EVERY and (done < total or not state["lines"]):
-                return  # a line every LOG_EVERY seconds, and a last one if any came before
-            state["last"] = now
-            state["lines"] += 1
-            rate = done / max(now - state["t0"], 1e-9)
-            left = (total - done) / rate if rate > 0 else 0.0
-            amount = f"{done / 1e6:,.1f}/{total / 1e6:,.1f} MB" if unit == "bytes" else ""
-            amount = amount or f"{done:,}/{total:,} {unit}"
-            speed = f"{rate / 1e6:.1f} MB/s" if unit == "bytes" else f"{rate:.1f} {unit}/s"
-            print(f"{title}: {amount}, {speed}, {left:.0f} s left", file=sys.stderr, flush=True)
+        def plain(title: str, unit: str) -> Meter:
+            state = {"t0": time.monotonic(), "last": time.monotonic(), "lines": 0.0}
 
-        yield line
+            def line(done: int, total: int) -> None:
+                check_interrupted()
+                now = time.monotonic()
+                if now - state["last"] < LOG_EVERY and (done < total or not state["lines"]):
+                    return  # a line every LOG_EVERY seconds, and a last one if any came before
+                state["last"] = now
+                state["lines"] += 1
+                amount, speed, left = texts(done, total, unit, now - state["t0"])
+                print(f"{title}: {amount}, {speed}, {left:.0f} s left", file=sys.stderr, flush=True)
+
+            return line
+
+        yield plain
         return
-    from rich.progress import (
-        BarColumn,
-        DownloadColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-        TransferSpeedColumn,
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[amount]} {task.fields[speed]}"),
+        TimeRemainingColumn(),
     )
+    with Progress(*columns, console=err_console) as bar:
 
-    columns: list[Any] = [TextColumn("{task.description}"), BarColumn()]
-    if unit == "bytes":
-        columns += [DownloadColumn(), TransferSpeedColumn()]
-    else:
-        columns += [MofNCompleteColumn()]
-    with Progress(*columns, TimeRemainingColumn(), console=err_console) as bar:
-        task = bar.add_task(title, total=None)
+        def rich_meter(title: str, unit: str) -> Meter:
+            task = bar.add_task(title, total=None, amount="", speed="", visible=False)
+            t0 = time.monotonic()
 
-        def update(done: int, total: int) -> None:
-            check_interrupted()
-            bar.update(task, completed=done, total=total)
+            def update(done: int, total: int) -> None:
+                check_interrupted()
+                amount, speed, _ = texts(done, total, unit, time.monotonic() - t0)
+                bar.update(
+                    task, completed=done, total=total, amount=amount, speed=speed, visible=True
+                )
 
-        yield update
+            return update
+
+        yield rich_meter
 
 
 def run_digest(args: argparse.Namespace) -> int:
@@ -157,8 +169,10 @@ def run_digest(args: argparse.Namespace) -> int:
     rules = table_rules(args)
     game = require_game(_view(rules))
     folder = table_path(game, args.tables)
-    with counter(f"digest of {game.ruleset_id}", "packs") as progress:
-        digest = table_digest(game, folder, args.jobs, progress)
+    with meters() as meter:
+        digest = table_digest(
+            game, folder, args.jobs, meter(f"digest of {game.ruleset_id}", "packs")
+        )
     with contextlib.suppress(OSError):  # a read-only folder: the digest is printed anyway
         write_record(folder, digest)
     published = PUBLISHED.get(digest.ruleset)
@@ -195,24 +209,22 @@ def run_install(args: argparse.Namespace) -> int:
         expect = str(view.ruleset_id)
     tables = args.tables if args.tables is not None else default_tables_dir()
     source = open_source(args.source)
-    with (
-        counter(f"fetching {args.source}", "bytes") as fetched,
-        counter("checking the digest", "packs") as checked,
-    ):
+    with meters() as meter:
         done = install(
             source,
             tables,
             expect_ruleset=expect,
             digest=args.digest,
             force=args.force,
-            on_bytes=fetched,
-            on_check=checked,
+            on_bytes=meter(f"fetching {args.source}", "bytes"),
+            on_check=meter("checking the digest", "packs"),
             jobs=args.jobs,
         )
     rate = done.fetched / max(done.seconds, 1e-9) / 1e6
     console.print(
         f"installed {done.digest.ruleset} in {done.path} ({done.bytes:,} bytes, "
-        f"{done.fetched:,} fetched in {done.seconds:.1f} s, {rate:.1f} MB/s)",
+        f"{done.fetched:,} of them fetched by this run; {done.seconds:.1f} s with the checks, "
+        f"{rate:.1f} MB/s)",
         soft_wrap=True,
     )
     said = " and ".join(done.checked_against)
