@@ -179,7 +179,7 @@ def test_outside_players_are_declared_entry_points_that_resolve() -> None:
 @pytest.mark.parametrize("name", sorted(games()))
 def test_declared_pieces_resolve_within_the_games_own_folders(name: str) -> None:
     info: GameInfo = games()[name]
-    pieces = [info.levels, info.forced, info.solver_adapter, info.table_checker]
+    pieces = [info.levels, info.forced, info.solver_adapter, info.table_checker, info.solver_shape]
     if info.setup is not None:
         pieces.append(info.setup.agent)
     for piece in pieces:

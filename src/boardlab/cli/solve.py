@@ -122,10 +122,14 @@ def run(args: argparse.Namespace) -> int:
     most = 2 * (os.cpu_count() or 1)
     if args.jobs is not None and not 1 <= args.jobs <= most:
         raise UsageError(f"--workers/--jobs must be 1 to {most} (twice the cores of this machine)")
-    rules = table_rules(args)
     if args.memory <= 0:
         raise UsageError("--memory must be positive")
     budget = int(args.memory * (1 << 30))
+    if args.cores is not None and args.cores < 1:
+        raise UsageError("--cores must be at least 1")
+    if args.estimate and not table_store(args).solvable(rules_from_args(args)):
+        return estimate_on_paper(args, rules_from_args(args))
+    rules = table_rules(args)
     if args.estimate:
         from boardlab.solver.estimate import estimate, print_estimate
 
@@ -171,6 +175,21 @@ def run(args: argparse.Namespace) -> int:
     tb = open_table(rules, args.tables)
     console.print(f"wrote {path} ({tb.header['bytes']:,} bytes) in {seconds:.1f} s")
     _summary(tb.header)
+    return 0
+
+
+def estimate_on_paper(args: argparse.Namespace, rules: Any) -> int:
+    """`--estimate` for rules the solver does not run (7×7): counted from the game's declared
+    tier shape, timed from a sample of the largest board it runs."""
+    from boardlab.solver.api import default_tables_dir
+    from boardlab.solver.paper import estimate_on_paper as paper
+    from boardlab.solver.paper import print_paper
+
+    def step(text: str) -> None:
+        err_console.print(f"{text} ...", soft_wrap=True)
+
+    est = paper(rules, args.tables or default_tables_dir(), step)
+    print_paper(est, args.cores or 16, console)
     return 0
 
 

@@ -176,6 +176,9 @@ class GameInfo:
     - `table_checker(rules)`: an independent check of those tables (`boardlab.core.checks`,
       rules written apart from the adapter's), or None: `boardlab verify` then re-derives
       the entries through the adapter's own moves;
+    - `solver_shape(rules)`: the tiers of rules too big for the solver to run (their
+      count, sizes and children, without the means to solve them), for `boardlab solve
+      --estimate`; None where the game declares none;
     - `board_facts(rules, position)`: what a front end that draws the board itself needs
       beyond the position text, as a JSON-ready mapping (Dodgem's steps and exit edges, Dot
       Dash's fives and reserves), or None when the game has none to tell;
@@ -218,6 +221,8 @@ class GameInfo:
     codec: Callable[[AnyRules], Any] | None = field(default=None, repr=False)
     renderer: str | None = None
     warm_up: WarmUp | None = None
+    # the tier shape of rules the solver does not run (estimates only)
+    solver_shape: Callable[[AnyRules], Any] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.default_variant not in self.variant_names:

@@ -17,7 +17,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -247,6 +247,13 @@ class PackFile:
         for k, lo in enumerate(range(0, n, be)):
             out[lo : lo + be] = self._block(first + k, min(be, n - lo), dtype)
         return out
+
+    def tier_blocks(self, tier: int) -> Iterator[npt.NDArray[Any]]:
+        """The codes of a tier block by block, each as stored (u1 or u2), checked."""
+        n, dtype, first = self._where(tier)
+        be = self.block_entries
+        for k, lo in enumerate(range(0, n, be)):
+            yield self._block(first + k, min(be, n - lo), dtype)
 
     def code(self, tier: int, index: int) -> int:
         """One code (blocks kept in a small LRU cache); thread-safe."""

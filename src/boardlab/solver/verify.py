@@ -29,7 +29,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -210,6 +210,28 @@ class Record:
             self.failed = f"cannot write {self.path}: {exc.strerror or exc}"
         finally:
             tmp.unlink(missing_ok=True)
+
+
+def recorded_verdict(folder: Path, packs: Iterable[str]) -> str:
+    """What `verify.json` says of the table in `folder` whose packs are `packs`, without
+    checking anything: 'verified', 'failed verification', 'partly verified (k of n packs)'
+    or 'not verified'. The keys are not recomputed here (that needs every pack's header):
+    `boardlab verify` does it, and checks again what changed."""
+    try:
+        data = json.loads((folder / RECORD).read_text())
+    except (OSError, ValueError):
+        return "not verified"
+    recorded = data.get("packs") if isinstance(data, dict) else None
+    if not isinstance(recorded, dict):
+        return "not verified"
+    names = list(packs)
+    found = [recorded[n] for n in names if isinstance(recorded.get(n), dict)]
+    errors = sum(int(n) for r in found for n in dict(r.get("errors") or {}).values())
+    if errors:
+        return "failed verification"
+    if names and len(found) == len(names):
+        return "verified"
+    return f"partly verified ({len(found)} of {len(names)} packs)" if found else "not verified"
 
 
 # -- the whole table --------------------------------------------------------------------------

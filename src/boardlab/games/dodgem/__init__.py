@@ -56,6 +56,7 @@ GAME = GameInfo(
     forced=Ref("boardlab.ai.dodgem.forced:forced_dodgem"),
     solver_adapter=Ref("boardlab.games.dodgem.tiers:tiers_for"),
     table_checker=Ref("boardlab.games.dodgem.verify_rules:checker_for"),
+    solver_shape=Ref("boardlab.games.dodgem.shape:shape_for"),
     board_facts=board_facts,
 )
 
