@@ -7,6 +7,7 @@ import { createDodgemBoard } from "./boards/dodgem.js";
 import { createDotDashBoard } from "./boards/dotdash.js";
 import { createGenericBoard } from "./boards/generic.js";
 import { renderChart } from "./chart.js";
+import { endCard } from "./endcard.js";
 import { isComputer, isWatch } from "./seating.js";
 import { resultOf, seats } from "./state.js";
 import { tableNote } from "./tablenote.js";
@@ -115,6 +116,15 @@ export function createView({ store, handlers }) {
   function renderStatus() {
     const s = S();
     if (!s.view) return;
+    renderStatusLine();
+    // the full text where a phone cuts the line short
+    $("status-text").title = $("status-text").textContent || "";
+    const n = s.view.moves.length;
+    $("status-hint").textContent = n ? t("status.last", { move: s.view.moves[n - 1] }) : t("status.first", { colour: colourName(s.view.to_move) });
+  }
+
+  function renderStatusLine() {
+    const s = S();
     const dot = $("turn-dot");
     const text = $("status-text");
     const r = resultOf(s);
@@ -222,6 +232,42 @@ export function createView({ store, handlers }) {
     for (const b of $("s-speed").querySelectorAll("button")) {
       b.setAttribute("aria-pressed", String(Number(/** @type {HTMLElement} */ (b).dataset.speed) === Number(s.settings.speed)));
     }
+  }
+
+  /** The card over the board when a game with a player at this board ends. */
+  function renderEndCard() {
+    const s = S();
+    const box = $("endcard");
+    const r = resultOf(s);
+    const show = !!r && !!s.view && s.origin === "here" && !s.endClosed && !s.run && s.preview === null && !isWatch(s.settings.sides);
+    box.hidden = !show;
+    if (!show || !r) return;
+    const card = endCard({
+      result: r,
+      seats: seats(s),
+      colourName,
+      t,
+      tally: s.tally,
+      before: s.counted ? s.tallyBefore : null,
+      labels: [participantLabel(0, true), participantLabel(1, true)],
+    });
+    box.className = `endcard ${card.kind}`;
+    $("endcard-title").textContent = card.title;
+    $("endcard-reason").textContent = card.reason.charAt(0).toUpperCase() + card.reason.slice(1);
+    const rec = $("endcard-record");
+    rec.replaceChildren();
+    card.record.forEach((c, i) => {
+      if (i) rec.append(" · ");
+      const span = document.createElement("span");
+      span.textContent = `${c.label} ${c.n}`;
+      if (c.plus) {
+        span.className = "plus";
+        span.textContent += " (+1)";
+      }
+      rec.append(span);
+    });
+    $("end-review").hidden = $("review-game").hidden;
+    $("end-swap").hidden = !s.settings.sides.some(isComputer);
   }
 
   function renderRecord() {
@@ -390,7 +436,7 @@ export function createView({ store, handlers }) {
     /** @type {[string, string][]} */
     const who = [["human", t("who.human")], ...levels.map((/** @type {string} */ l) => [l, l === "random" ? t("who.random") : t("who.level", { n: l })])];
     for (const i of [0, 1]) {
-      opts(`s-side${i}`, who, settings.sides[i]);
+      opts(`s-side${i}`, who, (s.menuSides || settings.sides)[i]);
       $(`s-side${i}-label`).textContent = t(`colour.${v.players[i]}`);
     }
     /** @type {HTMLInputElement} */ ($("s-alternate")).checked = settings.alternate;
@@ -417,6 +463,7 @@ export function createView({ store, handlers }) {
     renderLevelNote();
     renderControls();
     renderRecord();
+    renderEndCard();
     // the move list and the chart are rebuilt only when they change (a rebuild under the
     // pointer would swallow clicks on the chart)
     const key = [s.view, s.game, s.analysis, s.settings.analysis, s.swapped, s.resigned, getLang()];
@@ -428,5 +475,5 @@ export function createView({ store, handlers }) {
   }
 
   store.subscribe(() => renderAll());
-  return { fillSetup, renderAll, pieText };
+  return { fillSetup, renderAll, pieText, sideLabel, colourName };
 }
