@@ -4,6 +4,7 @@ the web app does."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rich.console import Console
@@ -106,3 +107,19 @@ def test_the_finished_board_shows_no_side_to_move() -> None:
     with console.capture() as cap:
         console.print(render_board(rules, after, move))  # type: ignore[arg-type]
     assert "to move" not in cap.get()
+
+
+def test_level_4_announces_its_forced_win_and_undo_says_what_it_took_back(
+    small_tables_folder: Path,
+) -> None:
+    out = boardlab(
+        "play", "--size", "3", "--red", "4", "--seed", "1", "--tables", str(small_tables_folder),
+        stdin="a2-b2\nundo\nredo\nquit\n",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    # the start is lost for blue: level 4 (red) says so after its reply, as the web page does
+    assert re.search(r"red \(level 4\) has a forced win in \d+ moves \(\d+ plies\)\.", out.stdout)
+    reply = re.search(r"red \(level 4\) plays (\S+)", out.stdout)
+    assert reply is not None
+    assert f"took back a2-b2, {reply.group(1)}" in out.stdout
+    assert f"replayed a2-b2, {reply.group(1)}" in out.stdout

@@ -387,6 +387,11 @@ function detect() {
   return (typeof navigator === "undefined" ? "en" : navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en";
 }
 
+/** Whether the main pointer is a finger (never outside a browser). */
+function touch() {
+  return typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(pointer: coarse)").matches;
+}
+
 export function getLang() {
   return lang;
 }
@@ -399,7 +404,9 @@ export function getLang() {
  * @returns {string}
  */
 export function t(key, vars = {}, fallback = undefined) {
-  let s = TEXTS[lang][key] ?? TEXTS.en[key] ?? fallback ?? key;
+  // on a touch screen a text may have its own words ("tap" for "click"): key + ".touch"
+  const touchKey = touch() ? `${key}.touch` : null;
+  let s = (touchKey && (TEXTS[lang][touchKey] ?? TEXTS.en[touchKey])) ?? TEXTS[lang][key] ?? TEXTS.en[key] ?? fallback ?? key;
   for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
   return s;
 }

@@ -21,6 +21,12 @@ export const PLAY_EN = {
   "resign.text": "{who} gives up as {colour}; the game counts as a loss.",
   "resign.yes": "Resign",
   "resign.no": "Keep playing",
+  "dd.zoomIn": "Zoom in",
+  "dd.notYours": "The stone on {sq} is {colour}'s; {mover} is to move.",
+  "dd.pick": "Click one of {colour}'s stones first.",
+  "dd.pick.touch": "Tap one of {colour}'s stones first.",
+  "illegal.pick.touch": "Tap one of {colour}'s cars first.",
+  "dd.setup1.touch": "Pie setup, step 1: place one red stone, then two blue stones (tap a stone again to take it back).",
 };
 
 export const PLAY_JA = {
@@ -40,6 +46,12 @@ export const PLAY_JA = {
   "resign.text": "{who}({colour})が投了します。負けとして記録されます。",
   "resign.yes": "投了する",
   "resign.no": "対局を続ける",
+  "dd.zoomIn": "拡大",
+  "dd.notYours": "{sq}の石は{colour}の石です。いまは{mover}の手番です。",
+  "dd.pick": "まず{colour}の石をクリックしてください。",
+  "dd.pick.touch": "まず{colour}の石をタップしてください。",
+  "illegal.pick.touch": "まず{colour}の駒をタップしてください。",
+  "dd.setup1.touch": "パイ・ルール 1: 赤を1個、続けて青を2個置いてください(もう一度押すと取り消し)。",
 };
 
 Object.assign(TEXTS.en, PLAY_EN);
