@@ -96,7 +96,7 @@ def test_help_gives_each_sides_directions_and_the_variants_own_ending() -> None:
 def test_watch_names_the_levels_as_records_do() -> None:
     out = boardlab("watch", "--size", "3", "--games", "2", "--red", "1", "--seed", "2")
     assert out.returncode == 0, out.stderr
-    assert "2 games: blue random vs red level 1" in out.stdout
+    assert "2 games: blue level 3 vs red level 1" in out.stdout  # blue: the default level
 
 
 def test_the_finished_board_shows_no_side_to_move() -> None:
