@@ -187,7 +187,7 @@ def test_level_4_without_a_table_says_it_plays_by_search(page: Any) -> None:
     # offered as soon as it is chosen, before Start
     page.wait_for_selector("#level-note:not([hidden])")
     assert "plays by search" in page.text_content("#level-text")
-    assert "about 30 s" in page.text_content("#build-table")
+    assert "about 2 min" in page.text_content("#build-table")
     assert page.locator("#build-table").is_visible()
     page.click("#start")
     page.wait_for_selector("#level-note:not([hidden])")
@@ -197,7 +197,7 @@ def test_level_4_without_a_table_says_it_plays_by_search(page: Any) -> None:
     page.select_option("#s-game", "dotdash")
     page.select_option("#s-side1", "4")
     page.wait_for_function(
-        "() => document.getElementById('s-level4').textContent.includes('no tables')"
+        "() => document.getElementById('s-level4').textContent.includes('no perfect-play tables')"
     )
 
 
@@ -243,7 +243,7 @@ def test_phone_sheet_offers_the_level_4_table_up_front(open_page: Any) -> None:
     page.wait_for_selector("#s-level4-box", state="visible")
     assert "plays by search" in page.text_content("#s-level4")
     assert page.locator("#s-build").is_visible()
-    assert "about 30 s" in page.text_content("#s-build")
+    assert "about 2 min" in page.text_content("#s-build")
 
 
 def test_moves_glide_unless_reduced_motion_is_preferred(browser: Any, live_server: str) -> None:

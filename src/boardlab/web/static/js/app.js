@@ -473,7 +473,7 @@ async function checkLevel4() {
   try {
     let st = await api.tableStatus(rules);
     if (!same()) return; // the settings moved on while we asked: a later check answers
-    if (st.state === "missing" && rules.size <= AUTO_BUILD_MAX) st = await api.buildTable(rules);
+    if (st.state === "missing" && autoBuilds(rules)) st = await api.buildTable(rules);
     if (!same()) return;
     store.set({ table: st });
     if (st.state === "building") pollTable();
@@ -493,7 +493,7 @@ function pollTable() {
       if (st.state === "building") pollTable();
       else if (st.state === "ready") {
         if (S().settings.analysis) loadAnalysis();
-      } else if (st.state === "failed") showMessage(st.message || t("table.unavailable"), "error");
+      } else if (st.state === "failed" && st.message !== "the build was cancelled") showMessage(st.message || t("table.unavailable"), "error");
     } catch (err) {
       showMessage(errorText(err), "error");
     }
@@ -505,6 +505,26 @@ async function buildTable() {
     const st = await api.buildTable(S().settings);
     store.set({ table: st });
     if (st.state === "building") pollTable();
+  } catch (err) {
+    showMessage(errorText(err), "error");
+  }
+}
+
+/** Rules whose build the player cancelled here: no longer built automatically. */
+const cancelled = new Set();
+/** @param {{game: string, variant: string, size: number}} r */
+const autoBuilds = (r) => r.size <= AUTO_BUILD_MAX && !cancelled.has(`${r.game}/${r.variant}/${r.size}`);
+
+/** Stop the build under way for the current rules. */
+async function cancelBuild() {
+  clearTimeout(pollTimer);
+  const r = S().settings;
+  cancelled.add(`${r.game}/${r.variant}/${r.size}`);
+  try {
+    const st = await api.cancelBuild(S().settings);
+    store.set({ table: st });
+    showMessage(t("table.cancelled"), "info");
+    if (S().settings.analysis) loadAnalysis();
   } catch (err) {
     showMessage(errorText(err), "error");
   }
@@ -523,7 +543,7 @@ async function loadAnalysis() {
   const now = S();
   if (JSON.stringify(now.game) !== asked || !now.settings.analysis) return;
   store.set({ analysis: { ...res, ply: now.game.moves.length } });
-  if (!res.available && (res.table === "building" || (res.table === "missing" && now.game.size <= AUTO_BUILD_MAX))) {
+  if (!res.available && (res.table === "building" || (res.table === "missing" && autoBuilds(now.game)))) {
     if (res.table === "missing") await buildTable();
     else pollTable();
   }
@@ -700,6 +720,9 @@ const view = createView({
       store.set({ paused: true, thinking: false });
     },
     onPiePlace: piePlace,
+    onPieStage: (/** @type {boolean} */ placing) => {
+      if (S().pieStage !== placing) store.set({ pieStage: placing });
+    },
     onPieChoose: pieChoose,
     onError: (/** @type {any} */ err) => showMessage(errorText(err), "error"),
     canAct,
@@ -768,6 +791,8 @@ function wire() {
     if (on) loadAnalysis();
   });
   $("build-table").addEventListener("click", buildTable);
+  $("analysis-build").addEventListener("click", buildTable);
+  $("cancel-build").addEventListener("click", cancelBuild);
   $("s-build").addEventListener("click", buildTable);
   $("export").addEventListener("click", exportRecord);
   $("import").addEventListener("click", () => openRecordDialog("import"));

@@ -82,6 +82,7 @@ export function wireLearning(store, notify) {
     if (!chosen("s-game") || !Number(chosen("s-size"))) return; // the menus are not filled yet
     const ratings = await ladderFor(chosen("s-game"), chosen("s-variant"), Number(chosen("s-size")));
     if (ask !== asked) return; // a later choice's answer decorates instead
+    $("s-rating-note").hidden = Object.keys(ratings).length === 0;
     for (const id of ["s-side0", "s-side1"]) {
       for (const o of /** @type {HTMLSelectElement} */ ($(id)).options) {
         if (o.value === "human") continue;

@@ -55,6 +55,7 @@ export const store = createStore({
   /** @type {string[] | null} what the New game menus say while Watch seats computers on both sides */ menuSides: null,
   /** @type {{a: number, d: number, b: number, n: number} | null} the record before the game just counted */ tallyBefore: null,
   /** the end-of-game card was closed for this game */ endClosed: false,
+  /** a Dot Dash pie setup is being placed on the board */ pieStage: false,
 });
 
 /** @typedef {ReturnType<typeof store.get>} State */

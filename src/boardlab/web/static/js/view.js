@@ -6,6 +6,7 @@ import { count, getLang, t } from "./i18n.js";
 import { createDodgemBoard } from "./boards/dodgem.js";
 import { createDotDashBoard } from "./boards/dotdash.js";
 import { createGenericBoard } from "./boards/generic.js";
+import { Pace, formatDuration } from "./buildtime.js";
 import { renderChart } from "./chart.js";
 import { endCard } from "./endcard.js";
 import { isComputer, isWatch } from "./seating.js";
@@ -27,6 +28,8 @@ export function createView({ store, handlers }) {
   let boardGame = "";
   /** @type {any} */
   let lastBoardKey = null;
+  const buildPace = new Pace();
+  const runPace = new Pace();
 
   const S = () => store.get();
 
@@ -139,6 +142,11 @@ export function createView({ store, handlers }) {
       text.textContent = r.winner === null ? t("status.draw", { reason }) : t("status.win", { colour: colourName(r.winner), who: sideLabel(r.winner), reason });
       return;
     }
+    if (s.pieStage) {
+      dot.className = "turn-dot";
+      text.textContent = t("status.pieSetup");
+      return;
+    }
     const p = s.view.to_move;
     dot.className = `turn-dot c-${s.view.players[p]}`;
     let who = sideLabel(p);
@@ -201,8 +209,14 @@ export function createView({ store, handlers }) {
       if (tb.phase === "writing") label = t("table.writing", { pct });
       else if (tb.phase === "opening") label = t("table.opening");
       else if (tb.total > 0 && tb.done >= tb.total) label = t("table.counting"); // solved: counting before the file is written
+      // the time left from this build's own pace (solving is most of it)
+      const left = tb.phase === "opening" ? null : buildPace.left(`${tb.ruleset}/${tb.phase}`, frac, Date.now());
+      if (left !== null) label += ` · ${t("time.left", { time: formatDuration(left) })}`;
       showProgress(bar, frac, label);
-    } else bar.hidden = true;
+    } else {
+      bar.hidden = true;
+      buildPace.reset();
+    }
   }
 
   /** @param {HTMLElement} bar @param {number} frac @param {string} label */
@@ -296,8 +310,16 @@ export function createView({ store, handlers }) {
     games.title = t("record.note");
     box.appendChild(games);
     const bar = $("run-progress");
-    if (s.run) showProgress(bar, s.run.done / s.run.total, t("run.progress", { done: Math.min(s.run.done + 1, s.run.total), total: s.run.total }));
-    else bar.hidden = true;
+    if (s.run) {
+      // the time left from the games played so far (a 6×6 level 4 game can take minutes)
+      const frac = s.run.done / s.run.total;
+      const left = s.run.done > 0 ? runPace.left("run", frac, Date.now()) : (runPace.left("run", 0, Date.now()), null);
+      const args = { done: Math.min(s.run.done + 1, s.run.total), total: s.run.total };
+      showProgress(bar, frac, left !== null ? t("run.left", { ...args, time: formatDuration(left) }) : t("run.progress", args));
+    } else {
+      bar.hidden = true;
+      runPace.reset();
+    }
   }
 
   function renderMoves() {
@@ -358,9 +380,23 @@ export function createView({ store, handlers }) {
       $("chart").replaceChildren();
       return;
     }
+    const build = $("analysis-build");
+    build.hidden = true;
     if (!a.available) {
       line.className = "value-line";
-      line.textContent = a.table === "missing" || a.table === "building" ? t("analysis.buildBig") : t("analysis.unavailable", { reason: a.reason || "" });
+      const tb = s.table;
+      const time = tb && tb.estimate_s ? formatDuration(tb.estimate_s) : formatDuration(1);
+      if (a.table === "building") line.textContent = t("analysis.building");
+      else if (a.table === "missing") {
+        line.textContent = t("analysis.missing", { time });
+        build.textContent = t("level4.offer", { time });
+        build.hidden = false;
+      } else if (a.table === "unsolvable") {
+        // a game with tables names the board ("no table ... at size 7"), one without none
+        const sized = /at size/.test(a.reason || "");
+        line.textContent = t(sized ? "analysis.noTable" : "analysis.noTables", { game: t(`game.${s.view.game}`) });
+      }
+      else line.textContent = t("analysis.unavailable", { reason: a.reason || "" });
       $("chart").replaceChildren();
       return;
     }

@@ -26,7 +26,8 @@ const COLOURS = { red: "#e0483e", blue: "#2f6fdf" };
  * @typedef {import("./dodgem.js").BoardHandlers & {
  *   onSetup: (setup: string, colour: number, chooser: "human" | null) => void,
  *   onPieBegin: () => void, onPiePlace: () => Promise<string>, onPieChoose: (setup: string) => Promise<void>,
- *   onPiePlaced?: (setup: string) => Promise<boolean>, onError: (err: unknown) => void}} PieHandlers
+ *   onPiePlaced?: (setup: string) => Promise<boolean>, onError: (err: unknown) => void,
+ *   onPieStage?: (placing: boolean) => void}} PieHandlers
  */
 
 /** @param {number} c @param {number} r */
@@ -163,7 +164,15 @@ export function createDotDashBoard(host, handlers) {
     return w ? (w * GAP) / boardUnits() : GAP;
   }
 
+  /** whether a pie setup was under way at the last drawing (told to the page when it changes) */
+  let reportedSetup = false;
+
   function draw() {
+    if (!!setup !== reportedSetup) {
+      reportedSetup = !!setup;
+      const on = reportedSetup;
+      if (handlers.onPieStage) queueMicrotask(() => handlers.onPieStage?.(on));
+    }
     const n = pos.n;
     const size = PAD * 2 + (n - 1) * GAP;
     svg.replaceChildren();
