@@ -51,3 +51,15 @@ test("every learning text fills the same placeholders in both languages", () => 
   const differ = Object.keys(LEARN_EN).filter((k) => slots(LEARN_EN[k]) !== slots(LEARN_JA[k]));
   assert.deepEqual(differ, []);
 });
+
+import { stepPly } from "../../src/boardlab/web/static/js/review.js";
+
+test("arrow keys step through the moves and stop at the ends", () => {
+  assert.equal(stepPly(null, 1, 5), 1);
+  assert.equal(stepPly(null, -1, 5), 5);
+  assert.equal(stepPly(3, 1, 5), 4);
+  assert.equal(stepPly(3, -1, 5), 2);
+  assert.equal(stepPly(5, 1, 5), 5);
+  assert.equal(stepPly(1, -1, 5), 1);
+  assert.equal(stepPly(null, 1, 0), null);
+});

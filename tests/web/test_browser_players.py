@@ -185,3 +185,38 @@ def test_resign_asks_first_and_the_end_card_offers_the_next_game(
     page.click("#endcard-close")  # closed to look at the final position
     assert card.is_hidden()
     assert page.locator("#record-games").get_attribute("data-games") == "2"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_no_console_error_on_any_page(
+    browser: Any, live_server: str, viewport: tuple[int, int]
+) -> None:
+    """Every page loads without a console line of level error, a refused request included
+    (the main page once asked /api/ladder before its menus were filled: a 422)."""
+    ctx = browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]},
+        locale="en-GB",
+        has_touch=viewport[0] < 600,
+        is_mobile=viewport[0] < 600,
+    )
+    page = ctx.new_page()
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda exc: seen.append(str(exc)))
+    page.set_default_timeout(20_000)
+    paths = [
+        "/",
+        "/#game=dotdash&variant=standard&size=13",
+        "/#game=dodgem&variant=classic&size=7",
+        "/puzzles",
+        "/review",
+        "/review#game=dodgem&variant=classic&size=3&moves=a2-b2",
+        "/friend",
+    ]
+    for path in paths:
+        page.goto("about:blank")
+        page.goto(live_server + path)
+        page.wait_for_selector("body[data-ready='1']")
+        page.wait_for_timeout(400)
+    ctx.close()
+    assert seen == []

@@ -3,6 +3,7 @@
 // server, and runs computers through the turn loop (turnloop.js). Drawing is in view.js.
 
 import { api } from "./api.js";
+import "./theme.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 import "./play-texts.js";
 import { helpHtml } from "./help.js";
@@ -11,7 +12,7 @@ import { clearCurrent, resumable, saveCurrent } from "./current.js";
 import { decodeLink, encodeLink } from "./links.js";
 import { addResult, counts, loadTally, resetTally } from "./record.js";
 import { humanColourAfterPie, isComputer, isWatch, seatsAfterPie, versusComputer, watchSides } from "./seating.js";
-import { playTick, setSound, soundOn } from "./sound.js";
+import { playSound, setSound, soundFor, soundOn } from "./sound.js";
 import { resigningColour, resultOf, saveSettings, seats, store } from "./state.js";
 import { Runner, isAbort, playComputers, runSeries, sleep } from "./turnloop.js";
 import { $, createView } from "./view.js";
@@ -61,7 +62,10 @@ function setView(view) {
     analysis: s.analysis && s.analysis.ply === view.moves.length ? s.analysis : null,
     preview: null,
   });
-  if (moved) playTick(!!view.result);
+  if (moved) {
+    const humans = [0, 1].filter((c) => !isComputer(seats(S())[c]));
+    playSound(soundFor(!!view.result, view.result ? view.result.winner : null, humans.length === 1 ? humans[0] : null));
+  }
   countIfFinished();
   if (S().settings.analysis) loadAnalysis();
 }
@@ -825,7 +829,7 @@ function wire() {
   $("sound").addEventListener("click", () => {
     setSound(!soundOn());
     $("sound").setAttribute("aria-pressed", String(soundOn()));
-    playTick();
+    playSound("move");
   });
   $("sound").setAttribute("aria-pressed", String(soundOn()));
   for (const b of document.querySelectorAll("[data-lang]")) {
@@ -846,7 +850,17 @@ function wire() {
     }
     const target = /** @type {HTMLElement} */ (ev.target);
     if (target.closest("input,textarea,select,dialog")) return;
-    if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") {
+    // (on the board itself the arrows move its keyboard cursor)
+    if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !target.closest(".board-svg")) {
+      // ← and → step through the moves (the game waits on the position shown)
+      const s = S();
+      const total = s.game.moves.length + s.game.redo.length;
+      const ply = s.game.moves.length + (ev.key === "ArrowLeft" ? -1 : 1);
+      if (s.view && !s.run && ply >= 0 && ply <= total) {
+        ev.preventDefault();
+        jumpTo(ply);
+      }
+    } else if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") {
       ev.preventDefault();
       undo();
     } else if ((ev.ctrlKey || ev.metaKey) && ev.key === "y") {

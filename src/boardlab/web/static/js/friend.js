@@ -10,6 +10,7 @@ import { createDodgemBoard } from "./boards/dodgem.js";
 import { createDotDashBoard } from "./boards/dotdash.js";
 import { createGenericBoard } from "./boards/generic.js";
 import { applyFriendTexts, clockText, friendHash, ft, isOlder, parseFriendHash } from "./friend-i18n.js";
+import "./theme.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 
 /** @type {Record<string, (host: HTMLElement, handlers: any) => {update: (v: any) => void}>} */

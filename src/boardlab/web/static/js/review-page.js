@@ -7,9 +7,10 @@ import "./learn-texts.js";
 import { api } from "./api.js";
 import { createDodgemBoard } from "./boards/dodgem.js";
 import { createGenericBoard } from "./boards/generic.js";
+import "./theme.js";
 import { applyI18n, onLangChange, setLang, t } from "./i18n.js";
 import { decodeLink, encodeLink } from "./links.js";
-import { markClass, markKey, rows, summaryText } from "./review.js";
+import { markClass, markKey, rows, stepPly, summaryText } from "./review.js";
 import { createStore } from "./store.js";
 
 /** @param {string} id @returns {HTMLElement} */
@@ -187,6 +188,18 @@ async function main() {
   $("rv-back").addEventListener("click", () => {
     const ply = S().ply;
     if (ply !== null) pick(ply);
+  });
+  // ← and → step through the moves
+  window.addEventListener("keydown", (ev) => {
+    if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
+    if (/** @type {HTMLElement} */ (ev.target).closest("input,textarea,select,dialog")) return;
+    const s = S();
+    if (!s.review) return;
+    const next = stepPly(s.ply, ev.key === "ArrowLeft" ? -1 : 1, s.review.moves.length);
+    if (next !== null && next !== s.ply) {
+      ev.preventDefault();
+      pick(next);
+    }
   });
   render();
   const link = decodeLink(location.hash);

@@ -70,3 +70,15 @@ export function rows(moves) {
   }
   return out;
 }
+
+/**
+ * The move chosen after ← (`delta` -1) or → (+1) from move `ply` (null: none chosen yet) of
+ * a game of `total` moves; moves are numbered from 1, and the ends hold.
+ * @param {number | null} ply @param {number} delta @param {number} total
+ * @returns {number | null}
+ */
+export function stepPly(ply, delta, total) {
+  if (total < 1) return null;
+  if (ply === null) return delta > 0 ? 1 : total;
+  return Math.min(total, Math.max(1, ply + delta));
+}

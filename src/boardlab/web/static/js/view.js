@@ -383,7 +383,7 @@ export function createView({ store, handlers }) {
     const build = $("analysis-build");
     build.hidden = true;
     if (!a.available) {
-      line.className = "value-line";
+      line.className = "value-line note";
       const tb = s.table;
       const time = tb && tb.estimate_s ? formatDuration(tb.estimate_s) : formatDuration(1);
       if (a.table === "building") line.textContent = t("analysis.building");
