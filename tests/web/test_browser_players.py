@@ -220,3 +220,44 @@ def test_no_console_error_on_any_page(
         page.wait_for_timeout(400)
     ctx.close()
     assert seen == []
+
+
+def test_theme_switch_holds_over_the_system_and_is_remembered(open_page: Any) -> None:
+    page = open_page(*DESKTOP)  # the system is light here
+    bg = "() => getComputedStyle(document.documentElement).backgroundColor"
+    light = page.evaluate(bg)
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    page.click("#theme")  # system -> light
+    page.click("#theme")  # light -> dark
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.evaluate(bg) != light
+    page.goto(page.url.split("#")[0] + "puzzles")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"  # every page
+    page.click("#theme")  # dark -> the system's again
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+
+
+def test_arrow_keys_step_through_the_moves(open_page: Any) -> None:
+    page = open_page(*DESKTOP)
+    start_3x3(page, "human")
+    play(page, "a2-b2")
+    play(page, "c1-c2")
+    page.locator("#status").click()  # the focus off the board (its arrows move a cursor)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => location.hash.endsWith('moves=a2-b2')")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => !location.hash.includes('moves=')")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => location.hash.endsWith('moves=a2-b2,c1-c2')")
+
+
+def test_the_move_list_is_coloured_by_each_moves_value(open_page: Any, live_server: str) -> None:
+    ensure_table(live_server, 3)
+    page = open_page(*DESKTOP)
+    start_3x3(page, "human")
+    page.check("#analysis-toggle", force=True)
+    play(page, "a2-b2")  # blue keeps its win (3×3 is a win for the first player)
+    page.wait_for_selector("#movelist .ply.v-win", timeout=60_000)
+    assert page.locator("#movelist .ply").first.get_attribute("class") == "ply current v-win"

@@ -9,6 +9,7 @@ import { createGenericBoard } from "./boards/generic.js";
 import { Pace, formatDuration } from "./buildtime.js";
 import { renderChart } from "./chart.js";
 import { endCard } from "./endcard.js";
+import { moveValues } from "./movevalues.js";
 import { isComputer, isWatch } from "./seating.js";
 import { resultOf, seats } from "./state.js";
 import { tableNote } from "./tablenote.js";
@@ -328,6 +329,9 @@ export function createView({ store, handlers }) {
     list.replaceChildren();
     if (!s.view) return;
     const all = [...s.game.moves, ...[...s.game.redo].reverse()];
+    // with the analysis on, each move coloured by the value it led to for its mover
+    const a = s.settings.analysis && s.analysis && s.analysis.available ? s.analysis : null;
+    const values = a && a.history ? moveValues(a.history) : [];
     const first = s.view.start.trim().split(/\s+/)[1];
     const offset = first && first.toUpperCase() !== s.view.players[0][0].toUpperCase() ? 1 : 0;
     /** @type {HTMLLIElement | null} */
@@ -350,6 +354,7 @@ export function createView({ store, handlers }) {
       b.className = "ply";
       if (i >= s.game.moves.length) b.classList.add("future");
       if (i === s.game.moves.length - 1) b.classList.add("current");
+      if (values[i]) b.classList.add(`v-${values[i]}`);
       b.textContent = m;
       b.addEventListener("click", () => handlers.onJump(i + 1));
       li.appendChild(b);
