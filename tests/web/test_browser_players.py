@@ -258,6 +258,6 @@ def test_the_move_list_is_coloured_by_each_moves_value(open_page: Any, live_serv
     page = open_page(*DESKTOP)
     start_3x3(page, "human")
     page.check("#analysis-toggle", force=True)
-    play(page, "a2-b2")  # blue keeps its win (3×3 is a win for the first player)
-    page.wait_for_selector("#movelist .ply.v-win", timeout=60_000)
-    assert page.locator("#movelist .ply").first.get_attribute("class") == "ply current v-win"
+    play(page, "a2-b2")  # blue throws its win away: red to move now wins (see the notices)
+    page.wait_for_selector("#movelist .ply.v-loss", timeout=60_000)
+    assert "red to move wins" in page.text_content("#value-line").lower()
