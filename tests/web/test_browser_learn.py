@@ -226,7 +226,7 @@ def test_levels_show_their_ratings_in_the_new_game_sheet(
     page.wait_for_function(
         "() => [...document.getElementById('s-side1').options].every(o => !o.text.includes(' · '))"
     )
-    assert page.locator("#s-rating-note").is_hidden()
+    page.locator("#s-rating-note").wait_for(state="hidden")
 
 
 @pytest.mark.parametrize("path", ["/", "/puzzles", "/review"])
