@@ -261,3 +261,24 @@ def test_the_move_list_is_coloured_by_each_moves_value(open_page: Any, live_serv
     play(page, "a2-b2")  # blue throws its win away: red to move now wins (see the notices)
     page.wait_for_selector("#movelist .ply.v-loss", timeout=60_000)
     assert "red to move wins" in page.text_content("#value-line").lower()
+
+
+def test_review_shows_each_sides_summary_the_chart_and_steps_with_the_arrows(
+    open_page: Any, live_server: str
+) -> None:
+    ensure_table(live_server, 3)
+    page = open_page(*DESKTOP)
+    moves = "a2-b2,c1-c2,a3-b3,c2-c3,b2-c2,b1-b2"
+    page.goto(f"{live_server}/review#game=dodgem&variant=classic&size=3&moves={moves}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#rv-chart-card:not([hidden]) .chart-svg", timeout=60_000)
+    sides = page.locator("#rv-sides li").all_text_contents()
+    assert sides[0].startswith("Blue: 2 of 3 moves kept the value") and "win → loss" in sides[0]
+    assert sides[1] == "Red: 3 of 3 moves kept the value"
+    # the review opens at the first mistake (move 1); → goes to the next move, ← back
+    current = "() => document.querySelector('.rv-move[aria-current=true]')?.dataset.ply"
+    page.wait_for_function(f"() => ({current})() === '1'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => ({current})() === '2'")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"() => ({current})() === '1'")
