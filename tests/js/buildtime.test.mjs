@@ -24,9 +24,11 @@ test("the time left follows the pace of the current stage", () => {
   assert.equal(pace.left("solving", 0.1, 500), null);
   // 0.2 done in 10 s: 0.7 left takes 35 s
   assert.equal(pace.left("solving", 0.3, 10_000), 35);
-  // a new stage starts its own clock
+  // a new stage starts its own clock, from its first progress (not its start-up)
   assert.equal(pace.left("writing", 0.0, 11_000), null);
-  assert.equal(pace.left("writing", 0.5, 13_000), 2);
+  assert.equal(pace.left("writing", 0.0, 30_000), null);
+  assert.equal(pace.left("writing", 0.1, 31_000), null);
+  assert.equal(pace.left("writing", 0.5, 33_000), 2.5);
   // going backwards (a new build) starts again
-  assert.equal(pace.left("writing", 0.1, 14_000), null);
+  assert.equal(pace.left("writing", 0.2, 34_000), null);
 });

@@ -282,3 +282,19 @@ def test_review_shows_each_sides_summary_the_chart_and_steps_with_the_arrows(
     page.wait_for_function(f"() => ({current})() === '2'")
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(f"() => ({current})() === '1'")
+
+
+def test_a_build_started_from_the_page_can_be_cancelled(open_page: Any) -> None:
+    page = open_page(*DESKTOP)
+    page.select_option("#s-size", "5")
+    page.select_option("#s-side1", "4")
+    page.wait_for_selector("#build-table:not([hidden])")
+    assert "about 2 min" in page.text_content("#build-table")  # not "about 30 s"
+    page.click("#build-table")
+    page.wait_for_selector("#cancel-build", state="visible")
+    page.click("#cancel-build")
+    page.wait_for_selector("#table-progress", state="hidden")
+    page.wait_for_function(
+        "() => document.getElementById('message').textContent === 'The build was cancelled.'"
+    )
+    assert page.locator("#build-table").is_visible()  # offered again

@@ -21,7 +21,8 @@ export function formatDuration(seconds) {
 
 /**
  * The time left of work that reports how far it is (0 to 1), from its pace since the first
- * report of its current stage; null until the pace is known (a second in, some progress).
+ * progress reported in its current stage; null until the pace is known (a second in, some
+ * progress).
  */
 export class Pace {
   constructor() {
@@ -37,6 +38,8 @@ export class Pace {
    * @returns {number | null} seconds left
    */
   left(stage, frac, now) {
+    // nothing done yet (a build's process starting): the clock starts with the first progress
+    if (frac <= 0) return null;
     // a new stage, or less done than before (a new piece of work), starts the clock again
     if (!this.start || this.start.stage !== stage || frac < this.last) this.start = { stage, t0: now, f0: frac };
     this.last = frac;
