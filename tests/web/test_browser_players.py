@@ -114,10 +114,12 @@ def test_a_reloaded_game_resumes_the_computer_and_counts_once(open_page: Any) ->
     page.unroute("**/api/move")
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
-    # the computer replies by itself: no Continue to find
+    # the computer replies by itself: no Continue to find (the first computer move of a
+    # fresh test server may wait for its warm-up)
     page.wait_for_function(
         "() => (new URLSearchParams(location.hash.slice(1)).get('moves') || '')"
-        ".split(',').length === 2"
+        ".split(',').length === 2",
+        timeout=90_000,
     )
     your_turn(page)
     assert page.locator("#pause").is_hidden()
