@@ -29,16 +29,16 @@ test("a damaged table without a message still says damaged", () => {
   setLang("en");
   const note = tableNote({ state: "damaged", solvable: true }, "search", "Dodgem");
   assert.match(note.text, /damaged: rebuild it\./);
-  assert.equal(note.offer, "Rebuild the table (about ? s)");
+  assert.equal(note.offer, "Rebuild the table");
 });
 
 test("missing and failed tables are offered a build, not a rebuild", () => {
   setLang("en");
   for (const state of ["missing", "failed"]) {
-    const note = tableNote({ state, solvable: true, estimate_s: 30 }, "search", "Dodgem");
+    const note = tableNote({ state, solvable: true, estimate_s: 100 }, "search", "Dodgem");
     assert.match(note.text, /not built yet/);
-    assert.match(note.text, /about 30 s/);
-    assert.equal(note.offer, "Build the table (about 30 s)");
+    assert.match(note.text, /about 2 min and up to 1.5 GiB/);
+    assert.equal(note.offer, "Build the table (about 2 min)");
   }
 });
 
@@ -51,7 +51,15 @@ test("ready, building and unsolvable tables offer no build", () => {
   assert.match(building.text, /until its table is built/);
   assert.equal(building.offer, null);
   const none = tableNote({ state: "unsolvable", solvable: false }, "search", "Dot Dash");
-  assert.match(none.text, /Dot Dash has no tables/);
+  assert.match(none.text, /Dot Dash has no perfect-play tables/);
   assert.equal(none.offer, null);
   assert.equal(tableNote(null, null, "Dodgem").offer, null);
+});
+
+test("a small table's build is named as quick, with no memory warning", () => {
+  setLang("en");
+  const note = tableNote({ state: "missing", solvable: true, estimate_s: 1 }, "search", "Dodgem");
+  assert.match(note.text, /Building it takes about 1 s\./);
+  assert.doesNotMatch(note.text, /memory|long time/);
+  assert.equal(note.offer, "Build the table (about 1 s)");
 });

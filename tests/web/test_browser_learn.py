@@ -218,12 +218,13 @@ def test_levels_show_their_ratings_in_the_new_game_sheet(
 
     has = "(w) => [...document.getElementById('s-side1').options].some(o => o.text.endsWith(w))"
     page.select_option("#s-size", "4")
-    page.wait_for_function(has, arg=f"level 2 · {rating(4, '2')}")
+    page.wait_for_function(has, arg=f"level 2 · rated {rating(4, '2')}")
+    assert page.locator("#s-rating-note").is_visible()  # what the numbers are
     page.click("[data-lang=ja]")
-    page.wait_for_function(has, arg=f" · {rating(4, '3')}")
+    page.wait_for_function(has, arg=f" · レート{rating(4, '3')}")
     # each board shows its own ratings, and a board never measured shows none
     page.select_option("#s-size", "3")
-    page.wait_for_function(has, arg=f" · {rating(3, '3')}")
+    page.wait_for_function(has, arg=f" · レート{rating(3, '3')}")
     # (the live server runs in this process: take the board out of the measured ones)
     monkeypatch.setattr(
         ladder,
@@ -236,8 +237,9 @@ def test_levels_show_their_ratings_in_the_new_game_sheet(
     page.select_option("#s-variant", "capture-unlimited")
     page.select_option("#s-size", "19")
     page.wait_for_function(
-        "() => [...document.getElementById('s-side1').options].every(o => !/ · \\d+$/.test(o.text))"
+        "() => [...document.getElementById('s-side1').options].every(o => !o.text.includes(' · '))"
     )
+    page.locator("#s-rating-note").wait_for(state="hidden")
 
 
 @pytest.mark.parametrize("path", ["/", "/puzzles", "/review"])

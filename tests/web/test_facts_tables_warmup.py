@@ -51,7 +51,7 @@ def test_dot_dash_state_carries_fives_lines_and_reserves(client: TestClient) -> 
 def test_missing_table_says_how_long_a_build_takes(client: TestClient) -> None:
     status = client.get("/api/tables?size=5").json()
     assert status["state"] == "missing"
-    assert status["estimate_s"] == 30.0
+    assert status["estimate_s"] == 100.0
 
 
 def test_build_reports_solving_then_writing_then_ready(tmp_path: Path) -> None:

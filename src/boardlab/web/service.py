@@ -325,9 +325,11 @@ def _kill_group(proc: Any) -> None:
         proc.join(timeout=wait)
 
 
-# Seconds a table takes to build on a 2-core machine with compiled code cached (README's
-# measured figures, rounded up): the page says this before a build starts.
-BUILD_ESTIMATE_S = {3: 1.0, 4: 1.0, 5: 30.0}
+# Seconds a table takes to build from the page on a 2-core machine, rounded up: the page
+# says this before a build starts, then the time left from the build's own pace. A 5×5
+# build from the page took 96 s (a fresh process that also loads its compiled kernels, on a
+# server that is warming up), far more than the solve alone (README: about 14 s).
+BUILD_ESTIMATE_S = {3: 1.0, 4: 1.0, 5: 100.0}
 
 
 class Service:

@@ -84,6 +84,8 @@ export const api = {
   tableStatus: (g) => request("GET", `/api/tables?${rulesQuery(g)}`),
   /** @param {{game: string, variant: string, size: number}} g */
   buildTable: (g) => request("POST", "/api/tables", { game: g.game, variant: g.variant, size: g.size }),
+  /** Stop a build started from the page. @param {{game: string, variant: string, size: number}} g */
+  cancelBuild: (g) => request("DELETE", `/api/tables?${rulesQuery(g)}`),
   /** @param {Game} game @param {Record<string, string>} players */
   exportRecord: (game, players) => request("POST", "/api/record/export", { ...spec(game), players }),
   /** @param {string} text */

@@ -19,11 +19,11 @@ const en = {
   "unit.ply.other": "{n} plies",
   "level4.perfect": "Level 4 plays perfectly here (its table is ready).",
   "level4.search": "Level 4 plays by search on this board: its table is not built yet.",
-  "level4.searchOnly": "Level 4 plays by search: {game} has no tables.",
+  "level4.searchOnly": "Level 4 looks ahead by search: {game} has no perfect-play tables.",
   "level4.building": "Level 4 plays by search until its table is built.",
-  "level4.offer": "Build the table (about {s} s)",
+  "level4.offer": "Build the table ({time})",
   "level4.damaged": "Level 4 plays by search because its table is damaged: {message}.",
-  "level4.rebuild": "Rebuild the table (about {s} s)",
+  "level4.rebuild": "Rebuild the table ({time})",
   "level4.tag.perfect": "perfect",
   "level4.tag.search": "search",
   "table.solving": "Solving: {pct}%",
@@ -31,7 +31,7 @@ const en = {
   "table.opening": "Opening the table…",
   "table.counting": "Solved: counting the positions…",
   "table.ready": "The table is ready: level 4 now plays perfectly.",
-  "table.estimate": "This takes about {s} s and up to 1.5 GiB of memory.",
+  "table.estimate": "Building it takes {time}.",
   "chart.x": "move (ply)",
   "chart.y": "distance to the end",
   "chart.wins": "{colour} wins",
@@ -202,11 +202,11 @@ const ja = {
   "unit.ply.other": "{n}手",
   "level4.perfect": "この盤のデータベースがあるので、レベル4は完全にプレイします。",
   "level4.search": "この盤のデータベースはまだないので、レベル4は探索でプレイします。",
-  "level4.searchOnly": "{game}にはデータベースがないので、レベル4は探索でプレイします。",
+  "level4.searchOnly": "{game}には完全解析のデータベースがないので、レベル4は探索で先を読みます。",
   "level4.building": "データベースができるまで、レベル4は探索でプレイします。",
-  "level4.offer": "データベースを作成(約{s}秒)",
+  "level4.offer": "データベースを作成({time})",
   "level4.damaged": "データベースが壊れているので、レベル4は探索でプレイします({message})。",
-  "level4.rebuild": "データベースを作り直す(約{s}秒)",
+  "level4.rebuild": "データベースを作り直す({time})",
   "level4.tag.perfect": "完全",
   "level4.tag.search": "探索",
   "table.solving": "解析中: {pct}%",
@@ -214,7 +214,7 @@ const ja = {
   "table.opening": "データベースを開いています…",
   "table.counting": "解析完了: 局面を数えています…",
   "table.ready": "データベースができました。レベル4は完全にプレイします。",
-  "table.estimate": "約{s}秒かかり、最大1.5 GiBのメモリを使います。",
+  "table.estimate": "作成には{time}かかります。",
   "chart.x": "手数",
   "chart.y": "終局までの手数",
   "chart.wins": "{colour}の勝ち",
@@ -387,6 +387,11 @@ function detect() {
   return (typeof navigator === "undefined" ? "en" : navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en";
 }
 
+/** Whether the main pointer is a finger (never outside a browser). */
+function touch() {
+  return typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(pointer: coarse)").matches;
+}
+
 export function getLang() {
   return lang;
 }
@@ -399,7 +404,9 @@ export function getLang() {
  * @returns {string}
  */
 export function t(key, vars = {}, fallback = undefined) {
-  let s = TEXTS[lang][key] ?? TEXTS.en[key] ?? fallback ?? key;
+  // on a touch screen a text may have its own words ("tap" for "click"): key + ".touch"
+  const touchKey = touch() ? `${key}.touch` : null;
+  let s = (touchKey && (TEXTS[lang][touchKey] ?? TEXTS.en[touchKey])) ?? TEXTS[lang][key] ?? TEXTS.en[key] ?? fallback ?? key;
   for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
   return s;
 }

@@ -52,6 +52,10 @@ export const store = createStore({
   /** @type {number | null} ply previewed from the chart */ preview: null,
   /** @type {{chooser: string, human: number} | null} */ pieNote: null,
   seed: 0,
+  /** @type {string[] | null} what the New game menus say while Watch seats computers on both sides */ menuSides: null,
+  /** @type {{a: number, d: number, b: number, n: number} | null} the record before the game just counted */ tallyBefore: null,
+  /** the end-of-game card was closed for this game */ endClosed: false,
+  /** a Dot Dash pie setup is being placed on the board */ pieStage: false,
 });
 
 /** @typedef {ReturnType<typeof store.get>} State */

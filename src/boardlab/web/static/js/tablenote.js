@@ -2,6 +2,7 @@
 // What the level-4 note says about the table for the chosen rules (the server's
 // GET /api/tables answer), and which build, if any, the page offers. No DOM here.
 
+import { formatDuration } from "./buildtime.js";
 import { getLang, t } from "./i18n.js";
 
 /**
@@ -33,8 +34,13 @@ export function tableNote(tb, mode, game) {
   }
   const damaged = solvable && state === "damaged";
   const canBuild = solvable && (state === "missing" || state === "failed" || damaged);
-  const seconds = tb && tb.estimate_s ? Math.round(tb.estimate_s) : null;
-  if (canBuild && seconds !== null && mode) text += `${sep}${t("table.estimate", { s: seconds })}`;
-  const offer = canBuild ? t(damaged ? "level4.rebuild" : "level4.offer", { s: seconds ?? "?" }) : null;
+  const seconds = tb && tb.estimate_s ? tb.estimate_s : null;
+  const time = seconds !== null ? formatDuration(seconds) : null;
+  // only a big table (a minute or more) needs much memory
+  if (canBuild && time !== null && mode) text += `${sep}${t(seconds && seconds >= 20 ? "table.estimateBig" : "table.estimate", { time })}`;
+  let offer = null;
+  if (canBuild) {
+    offer = time !== null ? t(damaged ? "level4.rebuild" : "level4.offer", { time }) : t(damaged ? "level4.rebuildNoTime" : "level4.offerNoTime");
+  }
   return { text, offer };
 }
