@@ -56,7 +56,7 @@ export function resumable(storage, link) {
     return null;
   }
   if (!cur || typeof cur !== "object" || !cur.game || !Array.isArray(cur.game.moves)) return null;
-  if (!Array.isArray(cur.sides) || cur.sides.length !== 2 || !cur.sides.every((x) => typeof x === "string")) return null;
+  if (!Array.isArray(cur.sides) || cur.sides.length !== 2 || !cur.sides.every((/** @type {unknown} */ x) => typeof x === "string")) return null;
   if (!sameGame(cur.game, link)) return null;
   return {
     game: { ...cur.game, redo: Array.isArray(cur.game.redo) ? cur.game.redo.map(String) : [] },

@@ -15,6 +15,7 @@ const FLIP = { win: "loss", loss: "win", draw: "draw" };
  * @returns {("win" | "draw" | "loss" | null)[]} one per move
  */
 export function moveValues(history) {
+  /** @type {("win" | "draw" | "loss" | null)[]} */
   const out = [];
   for (let i = 0; i + 1 < history.length; i++) {
     const after = history[i + 1];

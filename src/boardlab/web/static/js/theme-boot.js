@@ -3,6 +3,7 @@
 // (light or dark), or the system's. A plain script (not a module) so that it runs at once.
 (() => {
   const root = document.documentElement;
+  /** @type {string | null} */
   let chosen = null;
   try {
     chosen = localStorage.getItem("boardlab.theme");
