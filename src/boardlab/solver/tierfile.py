@@ -161,7 +161,8 @@ class PackFile:
         (hlen,) = struct.unpack_from("<I", head, len(MAGIC))
         start = len(MAGIC) + 4
         if start + hlen + 4 > size:
-            self._fail("truncated header")
+            # a length past the end: the file was cut short, or the length field is damaged
+            self._fail(f"damaged header (its length field says {hlen} bytes; the file has {size})")
         raw = self._read(start, hlen + 4)
         text = raw[:hlen]
         (crc,) = struct.unpack_from("<I", raw, hlen)
