@@ -22,8 +22,8 @@ from boardlab.solver.engine import (
     make_plan,
     pack_path,
     read_manifest,
-    table_files_present,
     solve_game,
+    table_files_present,
 )
 from boardlab.solver.tierfile import DEFAULT_CODEC, PackFile
 

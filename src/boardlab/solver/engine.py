@@ -387,6 +387,7 @@ def summarise(counts: npt.NDArray[np.int64]) -> dict[str, Any]:
 
 
 NonNegativeInt = Annotated[StrictInt, Field(ge=0)]
+_Pair = Annotated[list[NonNegativeInt], Field(min_length=2, max_length=2)]
 
 
 class _Manifest(BaseModel):
@@ -409,7 +410,7 @@ class _Manifest(BaseModel):
     loss: NonNegativeInt | None = None
     draw: NonNegativeInt | None = None
     max_remoteness: NonNegativeInt | None = None
-    histogram: list[Annotated[list[NonNegativeInt], Field(min_length=2, max_length=2)]] | None = None
+    histogram: list[_Pair] | None = None
     bytes: NonNegativeInt | None = None
 
     @model_validator(mode="after")
