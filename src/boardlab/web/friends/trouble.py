@@ -75,9 +75,25 @@ def database_trouble(exc: BaseException, path: Path | None = None) -> str | None
         return f"the disk holding {name} is full: free some space and start again"
     if "locked" in text:
         return f"{name} is locked by another program: stop it, or start with another --database"
+    if path is not None and not quick_check(path):
+        return (
+            f"{name} is damaged (its integrity check fails): restore it from a backup, or move "
+            "it away to start with an empty one"
+        )
     if isinstance(exc, DBAPIError):
         return f"cannot open {name}: {text[:200]}"
     return None
+
+
+def quick_check(path: Path) -> bool:
+    """True when SQLite's quick integrity check passes on the file (read-only; run only
+    after opening it failed, as it reads the whole file)."""
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.Error:
+        return False
+    return rows == [("ok",)]
 
 
 def serving_trouble(exc: BaseException) -> str:
