@@ -206,9 +206,11 @@ def _game(client: TestClient) -> str:
 def test_a_websocket_under_another_host_name_is_refused(client: TestClient) -> None:
     url = _game(client)
     evil = url.replace("ws://localhost", "ws://evil.example")
-    with pytest.raises(WebSocketDisconnect) as info:
-        with client.websocket_connect(evil, headers={"origin": "http://evil.example"}):
-            pass
+    with (
+        pytest.raises(WebSocketDisconnect) as info,
+        client.websocket_connect(evil, headers={"origin": "http://evil.example"}),
+    ):
+        pass
     assert info.value.code == 1008
     with client.websocket_connect(url) as ws:  # the server's own name still works
         ws.send_json({"type": "hello"})

@@ -213,10 +213,11 @@ def test_a_read_only_database(tmp_path: Path) -> None:
     from boardlab.web.friends.trouble import database_trouble
 
     path = _sqlite_file(tmp_path)
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:  # as a read-only file
-        with pytest.raises(sqlite3.Error) as info:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("DELETE FROM games")
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)  # as a read-only file
+    with pytest.raises(sqlite3.Error) as info:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("DELETE FROM games")
+    conn.close()
     message = database_trouble(info.value, path)
     assert message is not None and "read-only" in message
 
