@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from boardlab.cli.common import UsageError, console, print_json
+from boardlab.cli.common import UsageError, bounded, console, fraction, print_json
 from boardlab.cli.solve import add_table_args, table_for, table_rules
 
 MAX_SAMPLE = 10_000_000
@@ -27,13 +27,13 @@ def register(sub: Any) -> None:
     add_table_args(p)
     p.add_argument(
         "--sample",
-        type=int,
+        type=bounded(int, 0),
         default=20000,
         help="positions also checked through the Python rules engine (default 20000)",
     )
     p.add_argument(
         "--fraction",
-        type=float,
+        type=fraction,
         default=1.0,
         help="share of the tiers checked against their children (default 1: all)",
     )

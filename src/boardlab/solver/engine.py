@@ -661,14 +661,15 @@ class _DaskRunner:
         budget: int,
         on_dashboard: Callable[[str], None] | None,
     ) -> None:
-        from boardlab.solver.cluster import connect
+        from boardlab.solver.cluster import connect, dashboard_link
 
         self.client, self.cluster, nworkers = connect(workers, scheduler)
         self.workers = max(1, nworkers)
         self.shared = self.cluster is not None  # threads of this process: one child cache
         self.budget = budget
-        if on_dashboard and self.client.dashboard_link:
-            on_dashboard(str(self.client.dashboard_link))
+        link = dashboard_link(self.client, self.cluster)
+        if on_dashboard and link:
+            on_dashboard(link)
 
     def run(
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
