@@ -131,3 +131,18 @@ def test_a_flipped_header_length_byte_is_called_damage(tables: Path) -> None:
     with pytest.raises(CorruptTableError, match="damaged header") as info:
         read_header(pack, "boardlab solve")
     assert "truncated header" not in str(info.value)
+
+
+@pytest.mark.parametrize("command", ["probe", "analyze", "stats"])
+def test_a_fifo_in_place_of_a_pack_is_refused_not_waited_on(
+    tables: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    packs = sorted((table_path(RULES, tables) / "packs").iterdir())
+    for pack in packs:
+        pack.unlink()
+        os.mkfifo(pack)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("B2/B2/1RR b\n"))
+    status = main([command, "--size", "3", "--tables", str(tables)])
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.strip().splitlines()) == 1
+    assert "FIFO" in err and "rebuild it with" in err
