@@ -286,12 +286,21 @@ def idle_sockets(port: int, count: int, stop: threading.Event, stats: Stats) -> 
                 except OSError:
                     sock.close()
                     socks[i] = None
-        with stats.lock:
-            stats.held = sum(s is not None for s in socks)
         time.sleep(0.2)
-    for sock in socks:
-        if sock is not None:
-            sock.close()
+    time.sleep(0.5)
+    held = 0
+    for sock in socks:  # those still open and unanswered now are the ones really held
+        if sock is None:
+            continue
+        try:
+            sock.recv(4096)
+        except BlockingIOError:
+            held += 1
+        except OSError:
+            pass
+        sock.close()
+    with stats.lock:
+        stats.held = held
 
 
 def squatter(base: str, k: int, stop: threading.Event, stats: Stats) -> None:
@@ -457,7 +466,7 @@ def main() -> None:
     bad = sum(n for code, n in stats.codes["normal"].items() if code not in ("200", "game over"))
     print(f"normal-play errors: {bad}")
     if args.idle:
-        print(f"idle sockets held open at the end: {stats.held} of {args.idle}")
+        print(f"idle sockets held open (and unanswered) at the end: {stats.held} of {args.idle}")
     tracebacks = log_text.count(b"Traceback")
     print(f"server log during the run: {len(log_text):,} bytes, {tracebacks} tracebacks, "
           f"{log_text.count(b'refused')} refusal lines")  # fmt: skip
