@@ -8,7 +8,7 @@ For `--seconds` (default 60) on loopback only:
 - 2 clients send oversized bodies (10 MB of unknown JSON keys);
 - one client asks /api/health every 0.1 s;
 - optionally (`--idle N`): one address holds N idle sockets, each sending one header line
-  every 10 s and reconnecting whenever the server closes it;
+  every 10 s; a socket the server closed is opened again at the next 10 s tick;
 - optionally (`--squat N`): N addresses create shared games that nobody joins, as fast as
   the server lets them (normal clients then try to create one every few seconds);
 - optionally (`--ws-garbage N`): N clients open game sockets and send binary frames,
@@ -242,7 +242,7 @@ def oversized_client(base: str, k: int, stop: threading.Event, stats: Stats) -> 
 
 def idle_sockets(port: int, count: int, stop: threading.Event, stats: Stats) -> None:
     """`count` sockets from 127.0.0.70 that send a request head one line every 10 s and
-    never finish it; a socket the server closes is opened again."""
+    never finish it; a socket the server closed is opened again at the next tick."""
     import socket
 
     socks: list[socket.socket | None] = [None] * count
@@ -256,6 +256,8 @@ def idle_sockets(port: int, count: int, stop: threading.Event, stats: Stats) -> 
             if stop.is_set():
                 break
             if sock is None:
+                if not trickle:  # closed ones are opened again on the next 10 s tick
+                    continue
                 fresh = socket.socket()
                 try:
                     fresh.bind(("127.0.0.70", 0))
