@@ -232,11 +232,7 @@ async def create(req: fs.CreateRequest, request: Request) -> fs.CreatedOut:
     friends = _friends(request)
     client = address_key(request.client.host if request.client else "unknown")  # IPv6: /64
     await friends.run(lambda st: (st.expire_idle(), expire_invitations(st)))
-    try:
-        return await friends.run(lambda st: st.create(req, client))
-    except TooManyGamesError as exc:
-        exc.retry_after = await friends.run(lambda st: retry_after(st, client))  # type: ignore[attr-defined]
-        raise
+    return await friends.run(lambda st: st.create(req, client))
 
 
 @router.get("/{game_id}")
@@ -536,10 +532,13 @@ def install(app: FastAPI, database: str | None = None, limits: FriendLimits | No
         status = status_of(exc)
         headers = None
         if status == 429:
-            wait = 2 if isinstance(exc, RateLimitedError) else getattr(exc, "retry_after", 60)
-            headers = {"Retry-After": str(wait)}
-            if isinstance(exc, TooManyGamesError):
+            wait = 2
+            if isinstance(exc, TooManyGamesError):  # when the first place frees up
+                friends: Friends = request.app.state.friends
+                client = address_key(request.client.host if request.client else "unknown")
+                wait = await friends.run(lambda st: retry_after(st, client))
                 message = f"{message} (try again in {_duration(wait)})"
+            headers = {"Retry-After": str(wait)}
         return JSONResponse(
             {"error": message, "kind": exc.__class__.__name__}, status_code=status, headers=headers
         )

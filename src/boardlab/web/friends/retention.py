@@ -33,10 +33,12 @@ def expire_invitations(store: FriendStore) -> list[str]:
     """Mark games whose invitation was not opened within `invite_expiry_s` as expired;
     their ids."""
     cutoff = store.now() - store.limits.invite_expiry_s
+    due = select(Game.id).where(Game.status == "waiting", Game.created_at < cutoff)
+    with store._read() as db:  # most calls find none: no write lock taken for them
+        if db.scalar(due.limit(1)) is None:
+            return []
     with store._tx() as db:
-        ids = list(
-            db.scalars(select(Game.id).where(Game.status == "waiting", Game.created_at < cutoff))
-        )
+        ids = list(db.scalars(due))
         if ids:
             db.execute(
                 update(GAMES)
