@@ -81,15 +81,26 @@ def rss_mb(pid: int, children_too: bool = True) -> float:
     return total / 1024
 
 
-def start_server(port: int, tables: Path, src: Path | None, log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, tables: Path, src: Path | None, log: Path, file_limit: int | None = None
+) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     env["BOARDLAB_DATABASE"] = f"sqlite:///{tables.parent / 'friends.sqlite3'}"
     if src is not None:
         env["PYTHONPATH"] = str(src)
     cmd = [sys.executable, "-m", "boardlab", "serve", "--host", HOST, "--port", str(port),
            "--tables", str(tables)]  # fmt: skip
+
+    def limit_files() -> None:  # the usual soft limit of a login session, e.g. 1024
+        import resource
+
+        if file_limit is not None:
+            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+            resource.setrlimit(resource.RLIMIT_NOFILE, (file_limit, hard))
+
     with log.open("wb") as sink:
-        proc = subprocess.Popen(cmd, env=env, stdout=sink, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                                preexec_fn=limit_files)  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -380,6 +391,8 @@ def main() -> None:
     ap.add_argument("--idle", type=int, default=0, help="idle sockets from one address (0)")
     ap.add_argument("--squat", type=int, default=0, help="addresses squatting games (0)")
     ap.add_argument("--ws-garbage", type=int, default=0, help="WebSocket garbage clients (0)")
+    ap.add_argument("--file-limit", type=int, default=None,
+                    help="the server's soft open-file limit at start (default: inherited)")  # fmt: skip
     args = ap.parse_args()
     import resource
 
@@ -397,7 +410,7 @@ def main() -> None:
     load_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="boardlab-abuse-") as tmp:
         log = Path(tmp) / "server.log"
-        proc = start_server(args.port, Path(tmp) / "tables", args.src, log)
+        proc = start_server(args.port, Path(tmp) / "tables", args.src, log, args.file_limit)
         try:
             warm_up(base, proc.pid)
             game = httpx.post(f"{base}/api/friends", json={"size": 3}).json()["id"]
