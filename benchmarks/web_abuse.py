@@ -391,8 +391,9 @@ def main() -> None:
     ap.add_argument("--idle", type=int, default=0, help="idle sockets from one address (0)")
     ap.add_argument("--squat", type=int, default=0, help="addresses squatting games (0)")
     ap.add_argument("--ws-garbage", type=int, default=0, help="WebSocket garbage clients (0)")
-    ap.add_argument("--file-limit", type=int, default=None,
-                    help="the server's soft open-file limit at start (default: inherited)")  # fmt: skip
+    ap.add_argument(
+        "--file-limit", type=int, default=None, help="the server's soft open-file limit"
+    )
     args = ap.parse_args()
     import resource
 
