@@ -8,7 +8,7 @@ warm-up and the end of the run, by the line that made them. Python objects that 
 here; growth of the resident memory without growth of the traced Python memory is the C
 allocator keeping freed memory (arenas of the worker threads), not a leak of objects.
 
-Run: python benchmarks/web_memory.py [--requests 6000] [--top 12]
+Run: python benchmarks/web_memory.py [--requests 1000] [--top 12]
 """
 
 from __future__ import annotations
@@ -59,16 +59,17 @@ def play(app: object, requests: int, seed: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--requests", type=int, default=6000)
+    ap.add_argument("--requests", type=int, default=1000)
     ap.add_argument("--top", type=int, default=12)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="boardlab-memory-") as tmp:
         app = create_app(tables=Path(tmp) / "tables")
         app.state.friends.configure(f"sqlite:///{Path(tmp) / 'f.sqlite3'}")
-        play(app, 400, seed=1)  # warm-up: imports, kernels, pools
+        play(app, 200, seed=1)  # warm-up: imports, kernels, pools
         gc.collect()
-        tracemalloc.start(8)
+        tracemalloc.start(1)
         rss0 = rss_mb()
+        print(f"after the warm-up: resident {rss0:.0f} MB", flush=True)
         first = tracemalloc.take_snapshot()
         play(app, args.requests, seed=2)
         gc.collect()
