@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import threading
 import webbrowser
 from pathlib import Path
@@ -36,6 +37,27 @@ def register(subparsers: Any) -> None:
         type=float,
         default=168.0,
         help="unfinished shared games untouched this long expire (default 168)",
+    )
+    p.add_argument(
+        "--invite-expiry",
+        metavar="HOURS",
+        type=float,
+        default=6.0,
+        help="a shared game whose invitation nobody opened expires after this (default 6)",
+    )
+    p.add_argument(
+        "--retain-days",
+        metavar="DAYS",
+        type=float,
+        default=30.0,
+        help="finished and expired shared games are deleted after this (default 30)",
+    )
+    p.add_argument(
+        "--connections-per-address",
+        metavar="N",
+        type=int,
+        default=64,
+        help="open connections one client address may hold (IPv6: one /64; default 64)",
     )
     p.add_argument(
         "--allowed-host",
@@ -78,12 +100,27 @@ def run(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     from boardlab.web import create_app
+    from boardlab.web.connections import (
+        ConnectionGuard,
+        ConnectionLimits,
+        protocols,
+        raise_file_limit,
+        total_for,
+    )
     from boardlab.web.limits import WorkLimits
 
     if not 0 < args.port < 65536:
         raise UsageError(f"port must be 1-65535, not {args.port}")
-    if not args.idle_expiry > 0:
-        raise UsageError(f"--idle-expiry must be positive, not {args.idle_expiry}")
+    for name, value, most in (
+        ("--idle-expiry", args.idle_expiry, 24 * 365.0),
+        ("--invite-expiry", args.invite_expiry, 24 * 365.0),
+        ("--retain-days", args.retain_days, 36_500.0),
+    ):
+        if not 0 < value <= most:  # also refuses nan and inf
+            raise UsageError(f"{name} must be above 0 and at most {most:g}, not {value}")
+    if not 1 <= args.connections_per_address <= 100_000:
+        raise UsageError("--connections-per-address must be 1-100000")
+    check_bind(args.host, args.port)
     if not 1 <= args.max_body <= 64 * 1024:
         raise UsageError(f"--max-body must be 1-65536 kB, not {args.max_body}")
     if not 1 <= args.threads <= 64:
@@ -96,7 +133,11 @@ def run(args: argparse.Namespace) -> int:
     if args.database:  # a bad URL or a missing folder: one line, before anything starts
         make_engine(args.database).dispose()
 
-    limits = FriendLimits(idle_expiry_s=args.idle_expiry * 3600)
+    limits = FriendLimits(
+        idle_expiry_s=args.idle_expiry * 3600,
+        invite_expiry_s=args.invite_expiry * 3600,
+        retain_s=args.retain_days * 86400,
+    )
     hosts = [*args.allowed_host]
     if args.host not in ("0.0.0.0", "::", ""):
         hosts.append(args.host)  # the address it listens on is a name it answers to
@@ -108,8 +149,8 @@ def run(args: argparse.Namespace) -> int:
         limits=WorkLimits(threads=args.threads, per_client=args.per_client, processes=True),
         warm=True,
     )
-    # shared games: migrate now, so a bad database fails before serving
-    store = app.state.friends.configure(args.database, limits).open()
+    # shared games: migrate now, so a bad database fails before serving (in one line)
+    store = open_database(app.state.friends.configure(args.database, limits))
     console.print(Text("shared games in " + store.engine.url.render_as_string(hide_password=True)))
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     url = f"http://{shown}:{args.port}/"
@@ -124,11 +165,59 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    guard = ConnectionGuard(
+        ConnectionLimits(
+            per_address=args.connections_per_address, total=total_for(raise_file_limit())
+        )
+    )
+    http, ws = protocols(guard)
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
         log_level="warning",
+        http=http,  # connection caps and a deadline for request heads
+        ws=ws,
         ws_max_size=limits.message_bytes,  # larger WebSocket messages are refused unread
     )
     return 0
+
+
+def check_bind(host: str, port: int) -> None:
+    """Refuse, in one line and at once, an address this machine cannot listen on (a dotted
+    quad out of range is not looked up as a host name)."""
+    import ipaddress
+    import socket
+
+    if re.fullmatch(r"[\d.]+", host):
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            raise UsageError(f"--host {host!r} is not an IPv4 address") from None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise UsageError(f"--host {host!r}: cannot resolve it ({exc})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise UsageError(
+                f"cannot listen on {host} port {port}: {exc.strerror or exc}"
+            ) from None
+
+
+def open_database(friends: Any) -> Any:
+    """Open (and migrate) the shared games' database; trouble is one UsageError line."""
+    from boardlab.web.friends.db import default_database_url
+    from boardlab.web.friends.trouble import database_path, database_trouble
+
+    try:
+        return friends.open()
+    except Exception as exc:
+        message = database_trouble(exc, database_path(friends.database or default_database_url()))
+        if message is None:
+            raise
+        raise UsageError(message) from None

@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Mount
 
 from boardlab import __version__
 from boardlab.core.errors import BoardLabError, CorruptTableError, MissingTableError
@@ -82,6 +83,8 @@ def _allowed_methods(request: Request) -> list[str]:
     for route in (*router.routes, *request.app.router.routes):
         regex = getattr(route, "path_regex", None)
         route_methods = getattr(route, "methods", None)
+        if route_methods is None and isinstance(route, Mount):  # static files: GET only
+            route_methods = {"GET"}
         if regex is not None and route_methods and regex.match(path):
             methods.update(route_methods)
     if "GET" in methods:
@@ -181,7 +184,8 @@ def create_app(
         elif status == 405:
             allow = _allowed_methods(request)
             headers["Allow"] = ", ".join(allow)
-            message = f"{request.method} is not allowed here (allowed: {', '.join(allow)})"
+            shown = f" (allowed: {', '.join(allow)})" if allow else ""
+            message = f"{request.method} is not allowed here{shown}"
         elif status == 400 and str(exc.detail).startswith("There was an error parsing"):
             message = "the body could not be read (not UTF-8 JSON?)"
         else:

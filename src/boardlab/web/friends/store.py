@@ -66,13 +66,15 @@ class TooManyGamesError(FriendError):
 @dataclass(frozen=True)
 class FriendLimits:
     """Bounds and settings of the shared games: open games per client address and in all,
-    idle expiry, the WebSocket's message size and rate (per connection), the HTTP request
-    rate per client address, and whether SQLite
-    syncs every commit to disk (`full_sync`, see `db.make_engine`)."""
+    idle expiry, invitation expiry, retention of finished games, the WebSocket's message
+    size and rate (per connection), the HTTP request rate per client address, and whether
+    SQLite syncs every commit to disk (`full_sync`, see `db.make_engine`)."""
 
     open_per_client: int = 20
     open_total: int = 2000
     idle_expiry_s: float = 7 * 24 * 3600.0
+    invite_expiry_s: float = 6 * 3600.0  # a game whose invitation nobody opened (retention)
+    retain_s: float = 30 * 24 * 3600.0  # finished and expired games are then deleted
     message_bytes: int = 4096
     messages_per_s: float = 10.0
     message_burst: int = 30
