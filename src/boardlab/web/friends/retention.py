@@ -14,12 +14,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 from sqlalchemy import Table, delete, or_, select, update
 
 from boardlab.web.friends.models import Game, Match, MoveRow, Result, Seat
 from boardlab.web.friends.store import OPEN, FriendStore
+
+T = TypeVar("T")
 
 log = logging.getLogger("boardlab.web.friends")
 GAMES: Table = Game.__table__  # type: ignore[assignment]  # core statements: no version check
@@ -27,6 +31,15 @@ GAMES: Table = Game.__table__  # type: ignore[assignment]  # core statements: no
 BATCH = 200  # matches deleted per transaction
 VACUUM_EVERY_S = 6 * 3600.0
 PERIOD_S = 600.0  # how often the server's housekeeping runs
+
+
+class Carrier(Protocol):
+    """What the job needs of the shared-games service (`web.friends.api.Friends`): run work
+    on the store, and tell a game's sockets its state changed."""
+
+    async def run(self, fn: Callable[[FriendStore], T]) -> T: ...
+
+    async def publish(self, game_id: str) -> None: ...
 
 
 def expire_invitations(store: FriendStore) -> list[str]:
@@ -107,17 +120,14 @@ class Housekeeper:
             log.info("shared games: %d finished or expired games deleted", deleted)
         return expired, deleted
 
-    def ensure_started(self, friends: object) -> None:
+    def ensure_started(self, friends: Carrier) -> None:
         """Start the periodic job on the running loop unless it runs already."""
         loop = asyncio.get_running_loop()
         task = self._task
         if task is None or task.done() or task.get_loop() is not loop:
             self._task = loop.create_task(self._loop(friends))
 
-    async def _loop(self, friends: object) -> None:
-        from boardlab.web.friends.api import Friends
-
-        assert isinstance(friends, Friends)
+    async def _loop(self, friends: Carrier) -> None:
         while True:
             try:
                 expired, _ = await friends.run(self.run_once)
