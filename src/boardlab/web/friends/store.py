@@ -20,7 +20,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,10 +118,13 @@ class FriendStore:
         if migrate:
             dbmod.upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.sqlite = self.engine.dialect.name == "sqlite"
         self._write_lock = threading.Lock()
         # reads take no write lock (SQLite in WAL mode lets them run beside the writer)
-        self.read_engine: Engine = dbmod.make_engine(
-            url, immediate=False, full_sync=self.limits.full_sync
+        self.read_engine: Engine = (
+            dbmod.make_engine(url, immediate=False, full_sync=self.limits.full_sync)
+            if self.sqlite
+            else self.engine
         )
         self._reads = sessionmaker(self.read_engine, expire_on_commit=False)
 
@@ -135,7 +138,8 @@ class FriendStore:
         # One writer at a time in this process: a queue on a lock wakes the next writer at
         # once, where SQLite's busy handler would sleep and retry (it still guards against
         # other processes on the same file).
-        with self._write_lock, self._sessions.begin() as db:
+        # PostgreSQL's row locks and version checks need no such queue.
+        with self._write_lock if self.sqlite else nullcontext(), self._sessions.begin() as db:
             yield db
 
     @contextmanager
