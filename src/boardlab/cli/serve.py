@@ -28,8 +28,31 @@ def register(subparsers: Any) -> None:
         "--database",
         metavar="URL",
         default=None,
-        help="shared games' SQLAlchemy URL (default: an SQLite file in the user data folder)",
+        help="shared games' database: sqlite:///FILE or postgresql://USER@HOST/DB (default: an "
+        "SQLite file in the user data folder)",
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes behind the port (PostgreSQL only beyond 1; default 1)",
+    )
+    p.add_argument(
+        "--events",
+        metavar="URL",
+        default=None,
+        help="carry shared-game events between processes over Redis (redis://HOST:6379/0); "
+        "default with PostgreSQL: its LISTEN/NOTIFY",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="a proxy's address whose X-Forwarded-For names the client (repeatable; "
+        "default 127.0.0.1)",
+    )
+    p.add_argument("--log-json", action="store_true", help="log JSON lines with a request id")
     p.add_argument(
         "--idle-expiry",
         metavar="HOURS",
@@ -74,11 +97,12 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
+    import os
+
     import uvicorn
     from rich.text import Text
 
-    from boardlab.web import create_app
-    from boardlab.web.limits import WorkLimits
+    from boardlab.web.server import ENV, ServeSettings
 
     if not 0 < args.port < 65536:
         raise UsageError(f"port must be 1-65535, not {args.port}")
@@ -90,27 +114,52 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--threads must be 1-64, not {args.threads}")
     if not 1 <= args.per_client <= args.threads:
         raise UsageError(f"--per-client must be 1 to --threads ({args.threads})")
-    from boardlab.web.friends.db import make_engine
+    if not 1 <= args.workers <= 64:
+        raise UsageError(f"--workers must be 1-64, not {args.workers}")
+    from boardlab.web.friends import db as dbmod
+    from boardlab.web.friends.events import make_bus
     from boardlab.web.friends.store import FriendLimits
 
-    if args.database:  # a bad URL or a missing folder: one line, before anything starts
-        make_engine(args.database).dispose()
+    database = args.database or dbmod.default_database_url()
+    if args.workers > 1 and dbmod.is_sqlite(database):
+        raise UsageError(
+            "--workers above 1 needs PostgreSQL (--database postgresql://...): SQLite's games "
+            "live in one process's memory and its events reach no other process"
+        )
+    if args.events:
+        try:
+            make_bus(args.events, database)
+        except (ValueError, ImportError) as exc:
+            raise UsageError(f"--events: {exc}") from None
+    # a bad URL or a missing folder: one line, before anything starts; then migrate, once,
+    # before any worker process opens the database
+    engine = dbmod.make_engine(database)
+    try:
+        dbmod.upgrade(engine)
+        shown_db = engine.url.render_as_string(hide_password=True)
+    finally:
+        engine.dispose()
+    console.print(Text("shared games in " + shown_db))
 
     limits = FriendLimits(idle_expiry_s=args.idle_expiry * 3600)
     hosts = [*args.allowed_host]
     if args.host not in ("0.0.0.0", "::", ""):
         hosts.append(args.host)  # the address it listens on is a name it answers to
-    app = create_app(
-        tables=table_store(args),
+    tables = table_store(args).folder
+    settings = ServeSettings(
+        tables=None if tables is None else str(tables),
+        database=database,
         allow_builds=args.allow_builds,
         allowed_hosts=hosts,
         max_body=args.max_body * 1024,
-        limits=WorkLimits(threads=args.threads, per_client=args.per_client, processes=True),
-        warm=True,
+        threads=args.threads,
+        per_client=args.per_client,
+        workers=args.workers,
+        events=args.events,
+        log_json=args.log_json,
+        friend_limits={"idle_expiry_s": limits.idle_expiry_s},
     )
-    # shared games: migrate now, so a bad database fails before serving
-    store = app.state.friends.configure(args.database, limits).open()
-    console.print(Text("shared games in " + store.engine.url.render_as_string(hide_password=True)))
+    os.environ[ENV] = settings.to_env()
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     url = f"http://{shown}:{args.port}/"
     console.print(Text.assemble("BoardLab at ", (url, "bold"), " (Ctrl-C to stop)"))
@@ -125,10 +174,14 @@ def run(args: argparse.Namespace) -> int:
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     uvicorn.run(
-        app,
+        "boardlab.web.server:app_from_env",
+        factory=True,
+        workers=args.workers,
         host=args.host,
         port=args.port,
         log_level="warning",
         ws_max_size=limits.message_bytes,  # larger WebSocket messages are refused unread
+        forwarded_allow_ips=args.trusted_proxy or None,
+        timeout_graceful_shutdown=20,  # SIGTERM: running requests get this long to end
     )
     return 0

@@ -32,6 +32,7 @@ from boardlab.web.limits import (
     WorkGate,
     WorkLimits,
 )
+from boardlab.web.ops import install as install_ops
 from boardlab.web.routes import router
 from boardlab.web.security import (
     MAX_BODY_BYTES,
@@ -145,6 +146,7 @@ def create_app(
     app.include_router(router)
     install_friends(app)  # shared games (/friend, /api/friends): app.state.friends.configure
     app.include_router(learn_router)  # puzzles and review, with their pages
+    install_ops(app)  # /healthz, /readyz, /metrics, request ids, the database's 503
     extra = list(allowed_hosts or ())
     hosts = None if "*" in extra else allowed_hosts_for(None, extra)
     app.add_middleware(GuardMiddleware, allowed_hosts=hosts, max_body=max_body)

@@ -1,6 +1,7 @@
 """A real `boardlab serve` process on a database (SQLite, then PostgreSQL), killed with SIGKILL
 in the middle of a game and started again on the same database: both players reconnect their
-sockets and finish the game, and no acknowledged move is lost. Also two moves raced over HTTP: one is accepted."""
+sockets and finish the game, and no acknowledged move is lost. Also two moves raced over HTTP:
+one is accepted."""
 
 from __future__ import annotations
 

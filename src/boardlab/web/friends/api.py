@@ -48,6 +48,7 @@ from starlette.requests import HTTPConnection
 from boardlab.core.errors import BoardLabError
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.db import default_database_url
+from boardlab.web.friends.events import Bus, make_bus
 from boardlab.web.friends.hub import Hub, Listener
 from boardlab.web.friends.store import (
     FriendError,
@@ -96,22 +97,34 @@ class Friends:
     def __init__(self, database: str | None, limits: FriendLimits | None = None) -> None:
         self.database = database
         self.limits = limits or FriendLimits()
+        self.migrate = True
+        self.events: str | None = None  # --events: a redis:// URL
+        self.shared = False  # True: other processes serve the same games (events between them)
+        self.bus: Bus | None = None
+        self.on_move: Callable[[int], None] | None = None  # told each group commit's size
+        self._listener: asyncio.Task[None] | None = None
         self.hub = Hub()
-        self.limiter = anyio.CapacityLimiter(8)
+        # Threads for the store's calls: a move's thread mostly waits for the group commit,
+        # so many may wait at once and their moves share one commit.
+        self.limiter = anyio.CapacityLimiter(64)
         self._store: FriendStore | None = None
         self._lock = threading.Lock()
         self._ticker: asyncio.Task[None] | None = None
         self._buckets: dict[str, _Bucket] = {}
         self._last_expiry = 0.0
 
-    def configure(self, database: str | None = None, limits: FriendLimits | None = None) -> Friends:
+    def configure(
+        self, database: str | None = None, limits: FriendLimits | None = None, migrate: bool = True
+    ) -> Friends:
         """Set the database URL (None: the default SQLite file) and the limits; before the
-        store is first opened."""
+        store is first opened. `migrate=False`: the schema is brought up to date elsewhere
+        (by `boardlab serve`, once, before its worker processes start)."""
         with self._lock:
             if self._store is not None:
                 raise RuntimeError("the shared games' database is already open")
             self.database = database
             self.limits = limits or FriendLimits()
+            self.migrate = migrate
             return self
 
     def open(self) -> FriendStore:
@@ -119,7 +132,8 @@ class Friends:
         with self._lock:
             if self._store is None:
                 url = self.database or default_database_url()
-                self._store = FriendStore(url, self.limits)
+                self._store = FriendStore(url, self.limits, migrate=self.migrate)
+                self._store.on_move = self.on_move
             return self._store
 
     def close(self) -> None:
@@ -135,12 +149,39 @@ class Friends:
 
     async def publish(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
         """Push the game's public state (the one just committed, or read again) to its
-        sockets."""
+        sockets, and tell the other processes (when there are any) that it changed."""
+        if self.shared:
+            bus = self._bus()
+            if bus is not None:
+                try:
+                    await bus.send(game_id)
+                except Exception:  # the sockets of this process still get it
+                    log.warning("shared games: could not send an event", exc_info=True)
+        await self._push(game_id, state)
+
+    async def _push(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
         if not self.hub.count(game_id):
             return
         if state is None or state.id != game_id:
             state = await self.run(lambda st: st.state(game_id))
         self.hub.publish(game_id, state.model_dump(mode="json"))
+
+    def _bus(self) -> Bus | None:
+        if self.bus is None and self.shared:
+            self.bus = make_bus(self.events, self.open().url)
+        return self.bus
+
+    async def _on_event(self, game_id: str) -> None:
+        try:
+            await self._push(game_id)
+        except Exception:  # one game's trouble must not stop the listener
+            log.warning("shared games: could not push an event's game", exc_info=True)
+
+    def ensure_listener(self) -> None:
+        """Listen to the other processes' events (while this process serves sockets)."""
+        bus = self._bus()
+        if bus is not None and (self._listener is None or self._listener.done()):
+            self._listener = asyncio.get_running_loop().create_task(bus.run(self._on_event))
 
     def admit(self, client: str) -> None:
         """Count one HTTP request of `client`; RateLimitedError beyond its rate."""
@@ -383,6 +424,7 @@ async def socket(ws: WebSocket, game_id: str) -> None:
     listener = Listener(person=state.person)
     friends.hub.add(game_id, listener)
     friends.ensure_ticker()
+    friends.ensure_listener()
     await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
     if token:
         await friends.publish(game_id, state)  # the other side learns that this seat is here
