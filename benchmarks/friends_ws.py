@@ -3,7 +3,8 @@
 
 Each game has two socket clients; the side to move answers the opponent's move at once with
 a legal move, and a finished game is followed by its rematch, so every game keeps moving.
-Prints moves per second, the latency from sending a move to the opponent seeing it
+Once every socket has its first state, moves are counted for S seconds: prints moves per
+second, the latency from sending a move to the opponent seeing it
 (p50/p95/p99), errors, and the server process's memory (resident now and at its peak).
 Bounded: loopback only, a fixed number of games, a fixed duration.
 
@@ -56,8 +57,8 @@ from boardlab.web.friends import db as dbmod
 engine = dbmod.make_engine(db)
 dbmod.upgrade(engine)
 engine.dispose()
-os.environ[ENV] = ServeSettings(tables=tables, database=db, workers=workers, processes=False, warm=False,
-                                friend_limits=limits).to_env()
+os.environ[ENV] = ServeSettings(tables=tables, database=db, workers=workers, processes=False,
+                                warm=False, friend_limits=limits).to_env()
 uvicorn.run("boardlab.web.server:app_from_env", factory=True, workers=workers,
             host="127.0.0.1", port=port, log_level="warning")
 """
@@ -115,6 +116,10 @@ class Stats:
         self.errors = 0
         self.games_finished = 0
         self.stop = False
+        self.opened = float("inf")  # moves sent from then on count (every seat has a state)
+        self.seated: set[tuple[str, str]] = set()
+        self.setup_s = 0.0
+        self.window_s = 0.0
 
 
 async def player(base: str, game: str, token: str, stats: Stats, rng: random.Random) -> None:
@@ -137,10 +142,11 @@ async def player(base: str, game: str, token: str, stats: Stats, rng: random.Ran
                 if msg["type"] != "state":
                     continue
                 s = msg["state"]
+                stats.seated.add((game, token))
                 ply = s["ply"]
                 if ply and s["to_move"] == s["you"]:  # the opponent's move reached this seat
                     t0 = stats.sent.pop((game, ply - 1), None)
-                    if t0 is not None:
+                    if t0 is not None and t0 >= stats.opened:
                         stats.latencies.append(time.perf_counter() - t0)
                         stats.moves += 1
                 if s["next_game"]:
@@ -164,6 +170,7 @@ async def player(base: str, game: str, token: str, stats: Stats, rng: random.Ran
 
 async def run(base: str, games: int, seconds: float, size: int, seed: int) -> Stats:
     stats = Stats()
+    begun = time.perf_counter()
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         seats = []
@@ -177,7 +184,14 @@ async def run(base: str, games: int, seconds: float, size: int, seed: int) -> St
         asyncio.create_task(player(base, gid, tok, stats, random.Random(rng.random())))
         for gid, tok in seats
     ]
+    # the window opens once every seat's socket has its first state (or after 120 s)
+    setup_until = time.monotonic() + 120
+    while len(stats.seated) < len(seats) and time.monotonic() < setup_until:
+        await asyncio.sleep(0.05)
+    stats.setup_s = time.perf_counter() - begun
+    stats.opened = time.perf_counter()
     await asyncio.sleep(seconds)
+    stats.window_s = time.perf_counter() - stats.opened
     stats.stop = True
     await asyncio.gather(*tasks, return_exceptions=True)
     return stats
@@ -229,9 +243,8 @@ def main() -> None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
             idle_rss, _ = memory_mib(proc.pid)
-            started = time.perf_counter()
             stats = asyncio.run(run(base, args.games, args.seconds, args.size, args.seed))
-            elapsed = time.perf_counter() - started
+            elapsed = stats.window_s
             rss, peak = memory_mib(proc.pid)
             for child in children(proc.pid):
                 r, p = memory_mib(child)
@@ -249,6 +262,7 @@ def main() -> None:
         f"{args.games} games ({2 * args.games} sockets), {args.size}×{args.size} Dodgem, "
         f"{args.seconds:.0f} s on loopback; {where}; {args.workers} server process(es)"
     )
+    print(f"set-up (games made, every socket seated): {stats.setup_s:.1f} s")
     print(f"moves seen by the opponent: {stats.moves} ({stats.moves / elapsed:.1f} moves/s)")
     print(f"games finished (and rematched): {stats.games_finished}")
     if lat:

@@ -207,8 +207,9 @@ class Friends:
         while self.hub.game_ids():
             await asyncio.sleep(TICK_S)
             try:
+                store = self.open()
                 for game_id in self.hub.game_ids():
-                    if await self._flag(game_id):
+                    if store.maybe_due(game_id) and await self._flag(game_id):
                         await self.publish(game_id)
                 if time.monotonic() - self._last_expiry > EXPIRE_EVERY_S:
                     self._last_expiry = time.monotonic()

@@ -15,6 +15,7 @@ grows with the load, so the cost of a commit is shared by many moves.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections import OrderedDict
@@ -24,11 +25,11 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, insert, update
+from sqlalchemy import Engine
 
 from boardlab.core.registry import AnyRules
 from boardlab.core.session import GameSession
-from boardlab.web.friends.models import Game, MoveRow, Result, Seat
+from boardlab.web.friends.models import Game
 
 log = logging.getLogger("boardlab.web.friends")
 
@@ -164,8 +165,9 @@ class LiveGames:
 
 @dataclass
 class MoveWrite:
-    """The rows of one accepted move: the game's new columns (written only if the game is
-    still at `version`), the move, a seat's clock and the result when the move ends it."""
+    """The rows of one accepted move: the game's new columns (`updated_at`, `status`,
+    `turn_started_at`; written only if the game is still at `version`), the move, a seat's
+    clock and the result when the move ends it."""
 
     game_id: str
     version: int
@@ -240,41 +242,61 @@ class GroupCommitter:
             fut.set_result(ok)
 
     def _transaction(self, writes: list[MoveWrite]) -> list[bool]:
+        # plain SQL in the driver's own parameter style: the batch's statements are the same
+        # few, and compiling SQLAlchemy statements per move would cost more than running them
+        sql = self._sql
         stored: list[bool] = []
-        moves: list[dict[str, Any]] = []
-        results: list[dict[str, Any]] = []
+        moves: list[tuple[Any, ...]] = []
+        seats: list[tuple[Any, ...]] = []
+        results: list[tuple[Any, ...]] = []
         with self._lock, self.engine.begin() as conn:
             for w in writes:
-                done = conn.execute(
-                    update(Game)
-                    .where(Game.id == w.game_id, Game.version == w.version)
-                    .values(version=w.version + 1, ply=w.ply + 1, **w.game_values)
-                    .execution_options(synchronize_session=False)
+                v = w.game_values
+                done = conn.exec_driver_sql(
+                    sql["game"],
+                    (
+                        w.version + 1,
+                        w.ply + 1,
+                        v["updated_at"],
+                        v["status"],
+                        v["turn_started_at"],
+                        w.game_id,
+                        w.version,
+                    ),
                 ).rowcount
                 stored.append(done == 1)
                 if done != 1:
                     continue
-                moves.append(
-                    {"game_id": w.game_id, "ply": w.ply, "move": w.move, "played_at": w.played_at}
-                )
+                moves.append((w.game_id, w.ply, w.move, w.played_at))
                 if w.seat_colour is not None:
-                    conn.execute(
-                        update(Seat)
-                        .where(Seat.game_id == w.game_id, Seat.colour == w.seat_colour)
-                        .values(remaining_ms=w.seat_remaining_ms)
-                    )
+                    seats.append((w.seat_remaining_ms, w.game_id, w.seat_colour))
                 if w.result is not None:
-                    results.append(
-                        {
-                            "game_id": w.game_id,
-                            "winner": w.result.winner,
-                            "reason": w.result.reason,
-                            "tag": w.result.tag,
-                            "finished_at": w.played_at,
-                        }
-                    )
+                    r = w.result
+                    results.append((w.game_id, r.winner, r.reason, r.tag, w.played_at))
             if moves:
-                conn.execute(insert(MoveRow), moves)
+                conn.exec_driver_sql(sql["move"], moves)
+            if seats:
+                conn.exec_driver_sql(sql["seat"], seats)
             if results:
-                conn.execute(insert(Result), results)
+                conn.exec_driver_sql(sql["result"], results)
         return stored
+
+    @functools.cached_property
+    def _sql(self) -> dict[str, str]:
+        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+
+        def marks(n: int) -> str:
+            return ", ".join([mark] * n)
+
+        return {
+            "game": (
+                f"UPDATE games SET version = {mark}, ply = {mark}, updated_at = {mark}, "
+                f"draw_offer = NULL, status = {mark}, turn_started_at = {mark} "
+                f"WHERE id = {mark} AND version = {mark}"
+            ),
+            "move": f"INSERT INTO moves (game_id, ply, move, played_at) VALUES ({marks(4)})",
+            "seat": f"UPDATE seats SET remaining_ms = {mark} WHERE game_id = {mark} "
+            f"AND colour = {mark}",
+            "result": "INSERT INTO results (game_id, winner, reason, tag, finished_at) "
+            f"VALUES ({marks(5)})",
+        }

@@ -126,15 +126,24 @@ def _changes(method: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(method)
     def changing(self: FriendStore, game_id: str, *args: Any, **kwargs: Any) -> T:
-        try:
-            for _ in range(3):
-                try:
-                    return method(self, game_id, *args, **kwargs)
-                except StaleDataError:
-                    continue
-            raise StaleMoveError("the game changed meanwhile: try again")
-        finally:
-            self.live.drop(game_id)
+        for _ in range(3):
+            self._made.live = None
+            try:
+                out = method(self, game_id, *args, **kwargs)
+            except StaleDataError:
+                continue
+            except BaseException:
+                self.live.drop(game_id)
+                raise
+            # committed: the game as `_out` rendered it is the database's now
+            made: LiveGame | None = self._made.live
+            if made is not None and made.view.id == game_id:
+                self.live.put(made)
+            else:
+                self.live.drop(game_id)
+            return out
+        self.live.drop(game_id)
+        raise StaleMoveError("the game changed meanwhile: try again")
 
     return changing
 
@@ -173,6 +182,7 @@ class FriendStore:
         )
         self._reads = sessionmaker(reads, expire_on_commit=False)
         self.live = LiveGames()
+        self._made = threading.local()  # the game `_out` last rendered in this thread
         self.committer = GroupCommitter(
             self.engine, self._write_lock if self.sqlite else None, on_batch=self._batched
         )
@@ -285,6 +295,7 @@ class FriendStore:
         r = self._replay(game)
         view = GameView.of(game)
         live = LiveGame(view, r.rules, r.session, self._score(db, game.match_id))
+        self._made.live = live
         return self._render(live, None if seat is None else view.seats[seat.colour])
 
     def _render(self, live: LiveGame, seat: SeatView | None = None) -> fs.FriendStateOut:
@@ -485,9 +496,18 @@ class FriendStore:
                 "finish or resign one first"
             )
 
-    @_changes
     def join(self, game_id: str, token: str | None) -> fs.FriendStateOut:
-        """Take one's seat (opening the invitation); the game starts once both have."""
+        """Take one's seat (opening the invitation); the game starts once both have. A seat
+        already taken (every reconnecting socket says hello again) only reads the game."""
+        live = self._live_game(game_id)
+        with live.lock:
+            seat = self._seat_view(live.view, token)
+            if seat.joined_at is not None:
+                return self._render(live, seat)
+        return self._join(game_id, token)
+
+    @_changes
+    def _join(self, game_id: str, token: str | None) -> fs.FriendStateOut:
         with self._tx() as db:
             game = self._load(db, game_id)
             seat = self._seat_of(game, token)
@@ -549,7 +569,12 @@ class FriendStore:
             session.play(m)
         except NotationError as exc:
             raise NotationError(f"{move.strip()[:24]}: {exc}") from None
-        values: dict[str, Any] = {"updated_at": now, "draw_offer": None}
+        values: dict[str, Any] = {
+            "updated_at": now,
+            "draw_offer": None,
+            "status": game.status,
+            "turn_started_at": game.turn_started_at,
+        }
         remaining = None
         if left is not None and game.turn_started_at is not None:
             remaining = left[seat.colour] + game.increment_ms
@@ -820,6 +845,25 @@ class FriendStore:
             return self._out(db, game, seat)
 
     # -- housekeeping ----------------------------------------------------------------------
+    def maybe_due(self, game_id: str) -> bool:
+        """False when the game in memory certainly needs no flag now (no clock, not playing,
+        time left, or a move of it under way); True when `flag_if_due` should look. Never
+        waits (the clock watcher asks it of every watched game, in the event loop)."""
+        live = self.live.get(game_id)
+        if live is None:
+            return True
+        if not live.lock.acquire(blocking=False):
+            return False  # a change is being written: the next tick looks again
+        try:
+            game = live.view
+            if game.clock_ms is None or game.status != "playing":
+                return False
+            mover = live.session.to_move
+            left = self._clock_left(game, self.now(), mover)
+            return left is None or left[mover] <= 0
+        finally:
+            live.lock.release()
+
     def flag_if_due(self, game_id: str) -> bool:
         """End the game on time if its running clock is out; True if this call ended it.
         A game in memory answers from there when its clock is not out (most games have no
