@@ -71,7 +71,7 @@ def build_app(settings: ServeSettings) -> FastAPI:
         warm=settings.warm,
     )
     limits = FriendLimits(**settings.friend_limits)
-    app.state.friends.configure(settings.database, limits, migrate=False)
+    app.state.friends.configure(settings.database, limits, migrate=False).open()
     app.state.friends.events = settings.events
     app.state.friends.shared = settings.workers > 1 or settings.events is not None
     if settings.log_json:

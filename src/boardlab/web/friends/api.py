@@ -147,6 +147,14 @@ class Friends:
         """`fn(store)` in a worker thread (the store is synchronous)."""
         return await anyio.to_thread.run_sync(lambda: fn(self.open()), limiter=self.limiter)
 
+    async def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
+        """A move: in the event loop when its game is in memory (no thread waits for the
+        commit), else in a worker thread."""
+        out = await self.open().move_async(game_id, token, move, ply)
+        if out is None:
+            out = await self.run(lambda st: st.move(game_id, token, move, ply))
+        return out
+
     async def publish(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
         """Push the game's public state (the one just committed, or read again) to its
         sockets, and tell the other processes (when there are any) that it changed."""
@@ -305,7 +313,7 @@ async def move(
 ) -> fs.FriendStateOut:
     """Play a move for one's seat in the position after `ply` plies."""
     friends = _friends(request)
-    out = await friends.run(lambda st: st.move(game_id, _token(authorization), body.move, body.ply))
+    out = await friends.move(game_id, _token(authorization), body.move, body.ply)
     await friends.publish(game_id, out)
     return out
 
@@ -470,7 +478,7 @@ async def _handle(
         state: fs.FriendStateOut | None = None
         if kind == "move":
             body = fs.MoveRequest.model_validate({"move": msg.get("move"), "ply": msg.get("ply")})
-            state = await friends.run(lambda st: st.move(game_id, token, body.move, body.ply))
+            state = await friends.move(game_id, token, body.move, body.ply)
         elif kind == "setup":
             req = fs.SetupRequest.model_validate({k: v for k, v in msg.items() if k != "type"})
             state = await friends.run(lambda st: st.setup(game_id, token, req))

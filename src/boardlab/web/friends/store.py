@@ -17,6 +17,7 @@ offer or clock runs before it ends; resigning during it aborts the game.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import hmac
@@ -55,6 +56,16 @@ from boardlab.web.friends.models import Game, Match, MoveRow, Result, Seat
 from boardlab.web.service import result_out
 
 T = TypeVar("T")
+
+
+@dataclass
+class _Prepared:
+    """A move checked and played in memory, its rows not yet written."""
+
+    write: MoveWrite
+    seat: SeatView
+
+
 _RELOAD = object()  # the game in memory is stale: read it again
 _SLOW = object()  # the move needs the full transaction (a clock ran out)
 
@@ -543,10 +554,77 @@ class FriendStore:
         finally:
             self.live.drop(game_id)
 
+    async def move_async(
+        self, game_id: str, token: str | None, move: str, ply: int
+    ) -> fs.FriendStateOut | None:
+        """`move` in the event loop, awaiting the group commit instead of holding a thread,
+        when the game is in memory and free; None: not possible now, call `move` in a
+        thread."""
+        live = self.live.get(game_id)
+        if live is None or not live.lock.acquire(blocking=False):
+            return None
+        try:
+            if self.live.get(game_id) is not live:
+                return None
+            prep = self._prepare_move(live, token, move, ply, first=True)
+            if not isinstance(prep, _Prepared):
+                out = prep
+            else:
+                try:
+                    # shielded: a mover who leaves does not cancel the write under way
+                    stored = await asyncio.shield(
+                        asyncio.wrap_future(self.committer.submit(prep.write))
+                    )
+                except BaseException:
+                    self._abandon(live, prep)
+                    raise
+                out = self._settle(live, prep, stored)
+        finally:
+            live.lock.release()
+        if out is _RELOAD:
+            self.live.drop(game_id, live)
+        return out if isinstance(out, fs.FriendStateOut) else None
+
     def _move_live(
         self, live: LiveGame, token: str | None, move: str, ply: int, first: bool
     ) -> object:
         """The move on the game in memory (its lock held): its state, or _RELOAD or _SLOW."""
+        prep = self._prepare_move(live, token, move, ply, first)
+        if not isinstance(prep, _Prepared):
+            return prep
+        try:
+            stored = self.committer.submit(prep.write).result()
+        except BaseException:
+            self._abandon(live, prep)
+            raise
+        return self._settle(live, prep, stored)
+
+    def _abandon(self, live: LiveGame, prep: _Prepared) -> None:
+        """The write failed or its outcome is unknown: forget the game in memory."""
+        live.session.undo()
+        self.live.drop(live.view.id, live)
+
+    def _settle(self, live: LiveGame, prep: _Prepared, stored: bool) -> object:
+        """The game in memory after the write: the move applied, or _RELOAD."""
+        game, write = live.view, prep.write
+        if not stored:
+            live.session.undo()
+            return _RELOAD  # another process or store changed the game first
+        game.ply, game.version = write.ply + 1, game.version + 1
+        for key, value in write.game_values.items():
+            setattr(game, key, value)
+        if write.seat_colour is not None:
+            game.seats[write.seat_colour].remaining_ms = write.seat_remaining_ms
+        if write.result is not None:
+            game.result = write.result
+            live.score = _scored(live.score, game, write.result)
+        return self._render(live, prep.seat)
+
+    def _prepare_move(
+        self, live: LiveGame, token: str | None, move: str, ply: int, first: bool
+    ) -> object:
+        """The move checked and played on the session in memory: a _Prepared write, or
+        _RELOAD or _SLOW; the rules' and the seat's errors are raised."""
         game, session, rules = live.view, live.session, live.rules
         seat = self._seat_view(game, token)
         self._check_playing(game)
@@ -590,24 +668,7 @@ class FriendStore:
             game.id, game.version, ply, rules.format_move(m), now, values,
             None if remaining is None else seat.colour, remaining, result,
         )  # fmt: skip
-        try:
-            stored = self.committer.submit(write).result()
-        except BaseException:
-            session.undo()
-            self.live.drop(game.id, live)
-            raise
-        if not stored:
-            session.undo()
-            return _RELOAD  # another process or store changed the game first
-        game.ply, game.version = ply + 1, game.version + 1
-        for key, value in values.items():
-            setattr(game, key, value)
-        if remaining is not None:
-            seat.remaining_ms = remaining
-        if result is not None:
-            game.result = result
-            live.score = _scored(live.score, game, result)
-        return self._render(live, seat)
+        return _Prepared(write, seat)
 
     def _move_slow(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
         """The move in one transaction of its own (when the mover's clock may have run out)."""
