@@ -1,7 +1,7 @@
 """Operating a hosted server: health, readiness, Prometheus metrics, request ids and JSON logs,
 and a database that cannot be reached answered 503 with Retry-After.
 
-    GET /healthz   200 while the process runs
+    GET /healthz   200 while the process runs (and which process answered)
     GET /readyz    200 once the database answers and the computer players' workers are up,
                    else 503 with what is not ready
     GET /metrics   Prometheus text: requests and latency by route (the computer players' time
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import json
+import os
 import logging
 import secrets
 import sys
@@ -193,8 +194,8 @@ def install(app: FastAPI) -> Metrics:
     metrics.building.set_function(lambda: 0.0 if service.building() is None else 1.0)
 
     @app.get("/healthz", include_in_schema=False)
-    def healthz() -> dict[str, str]:
-        return {"status": "up"}
+    def healthz() -> dict[str, object]:
+        return {"status": "up", "process": os.getpid()}
 
     @app.get("/readyz", include_in_schema=False)
     def readyz() -> JSONResponse:
