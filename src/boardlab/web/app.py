@@ -123,6 +123,7 @@ def create_app(
         if pool is not None:  # start the workers in the background, not delaying the start
             threading.Thread(target=pool.warm_up, name="warm-up", daemon=True).start()
         yield
+        app.state.friends.close()  # the moves waiting are written before the process ends
         if pool is not None:
             pool.close()
         app.state.service.close()  # stop a build in progress, close tables

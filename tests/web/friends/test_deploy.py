@@ -27,6 +27,7 @@ from tests.web.friends.served import (
     wait_for,
     worker_pids,
 )
+from websockets.exceptions import ConnectionClosed
 
 pytestmark = pytest.mark.slow
 
@@ -120,3 +121,26 @@ def test_a_shared_game_through_caddy_in_front_of_two_workers(postgres: Any, tmp_
         r = httpx.get(f"{base}/readyz", timeout=20)
         assert r.json()["status"] == "ready" and r.headers["x-request-id"]
         sockets_see_every_move(base, 8)
+
+
+def test_sigterm_drains_sockets_are_told_to_reconnect_and_no_move_is_lost(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'friends.sqlite3'}"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(url, tmp_path / "tables", port) as proc:
+        gid, tokens = start_game(base)
+        ws, _ = hello(base, gid, tokens[0])
+        played = play_over_http(base, gid, tokens, 5)
+        until_ply(ws, len(played))
+        os.killpg(proc.pid, signal.SIGTERM)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012  # "restart"
+        # uvicorn ends a graceful shutdown by raising the signal again (systemd counts it a
+        # clean stop)
+        assert proc.wait(30) in (0, -signal.SIGTERM)
+    with serve(url, tmp_path / "tables", port):
+        assert httpx.get(f"{base}/api/friends/{gid}", timeout=20).json()["moves"] == played
