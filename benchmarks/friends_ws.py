@@ -122,7 +122,9 @@ class Stats:
         self.window_s = 0.0
 
 
-async def player(base: str, game: str, token: str, stats: Stats, rng: random.Random) -> None:
+async def player(
+    base: str, game: str, token: str, stats: Stats, rng: random.Random, think: float
+) -> None:
     """One seat: moves whenever it is its turn; follows rematches; counts what it sees."""
     url = base.replace("http", "ws", 1)
     while not stats.stop:
@@ -161,6 +163,8 @@ async def player(base: str, game: str, token: str, stats: Stats, rng: random.Ran
                     if (game, ply) in stats.sent:
                         continue  # sent already; this is an echo of something else
                     move = rng.choice(s["legal_moves"])
+                    if think:  # a player's thinking time: the load is paced, not flat out
+                        await asyncio.sleep(think * (0.5 + rng.random()))
                     stats.sent[(game, ply)] = time.perf_counter()
                     await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
             if next_game is None:
@@ -168,7 +172,7 @@ async def player(base: str, game: str, token: str, stats: Stats, rng: random.Ran
             game = next_game
 
 
-async def run(base: str, games: int, seconds: float, size: int, seed: int) -> Stats:
+async def run(base: str, games: int, seconds: float, size: int, seed: int, think: float) -> Stats:
     stats = Stats()
     begun = time.perf_counter()
     rng = random.Random(seed)
@@ -181,7 +185,7 @@ async def run(base: str, games: int, seconds: float, size: int, seed: int) -> St
             seats.append((c["id"], c["token"]))
             seats.append((c["id"], c["invite_token"]))
     tasks = [
-        asyncio.create_task(player(base, gid, tok, stats, random.Random(rng.random())))
+        asyncio.create_task(player(base, gid, tok, stats, random.Random(rng.random()), think))
         for gid, tok in seats
     ]
     # the window opens once every seat's socket has its first state (or after 120 s)
@@ -209,6 +213,12 @@ def main() -> None:
         help="sqlite (a temporary file, the default) or a PostgreSQL URL of a database of its own",
     )
     ap.add_argument("--workers", type=int, default=1, help="server processes (PostgreSQL: 1-8)")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a player thinks before a move, on average (default 0: flat out)",
+    )
     ap.add_argument(
         "--sync",
         choices=("full", "normal"),
@@ -243,7 +253,9 @@ def main() -> None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
             idle_rss, _ = memory_mib(proc.pid)
-            stats = asyncio.run(run(base, args.games, args.seconds, args.size, args.seed))
+            stats = asyncio.run(
+                run(base, args.games, args.seconds, args.size, args.seed, args.think)
+            )
             elapsed = stats.window_s
             rss, peak = memory_mib(proc.pid)
             for child in children(proc.pid):
@@ -260,7 +272,8 @@ def main() -> None:
     )
     print(
         f"{args.games} games ({2 * args.games} sockets), {args.size}×{args.size} Dodgem, "
-        f"{args.seconds:.0f} s on loopback; {where}; {args.workers} server process(es)"
+        f"{args.seconds:.0f} s on loopback; {where}; {args.workers} server process(es); "
+        f"thinking {args.think:g} s a move"
     )
     print(f"set-up (games made, every socket seated): {stats.setup_s:.1f} s")
     print(f"moves seen by the opponent: {stats.moves} ({stats.moves / elapsed:.1f} moves/s)")
