@@ -41,9 +41,10 @@ def _free_port() -> int:
 
 
 class Cluster:
-    """One running cluster; `database()` makes a fresh database and answers its URL."""
+    """One running cluster; `database()` makes a fresh database and answers its URL. Tests
+    run it without fsync (nothing needs to survive a power cut); a benchmark asks for it."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, fsync: bool = False) -> None:
         self.bindir = bindir
         self.folder = Path(tempfile.mkdtemp(prefix="boardlab-pg-"))
         self.data = self.folder / "data"
@@ -67,7 +68,8 @@ class Cluster:
         )
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} "
-            f"-c unix_socket_directories={self.folder} -c fsync=off -c max_connections=200"
+            f"-c unix_socket_directories={self.folder} -c fsync={'on' if fsync else 'off'} "
+            "-c max_connections=200"
         )
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-w", "-l",
                   str(self.folder / "log"), "start")  # fmt: skip

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import contextvars
 import json
-import os
 import logging
+import os
 import secrets
 import sys
 import time

@@ -45,7 +45,9 @@ def wait_for(url: str, proc: subprocess.Popen[bytes] | None = None, seconds: flo
 @contextmanager
 def serve(database: str, tables: Path, port: int, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
     """`boardlab serve` on `port` until the block ends (then SIGTERM, as a deploy does)."""
+    # one computer-player thread a process: each process's worker pool stays small
     cmd = [sys.executable, "-m", "boardlab", "serve", "--port", str(port)]
+    cmd += ["--threads", "1", "--per-client", "1"]
     proc = subprocess.Popen(
         [*cmd, "--database", database, "--tables", str(tables), *extra],
         stdout=subprocess.DEVNULL,

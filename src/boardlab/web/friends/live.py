@@ -132,9 +132,10 @@ class LiveGame:
 
 
 class LiveGames:
-    """The live games of one store, the most recently used kept (at most `capacity`)."""
+    """The live games of one store, the most recently used kept (at most `capacity`; one
+    that fell out is read again when next used)."""
 
-    def __init__(self, capacity: int = 20_000) -> None:
+    def __init__(self, capacity: int = 4096) -> None:
         self.capacity = capacity
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
