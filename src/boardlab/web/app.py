@@ -33,6 +33,7 @@ from boardlab.web.limits import (
     WorkGate,
     WorkLimits,
 )
+from boardlab.web.ops import install as install_ops
 from boardlab.web.routes import router
 from boardlab.web.security import (
     MAX_BODY_BYTES,
@@ -125,6 +126,7 @@ def create_app(
         if pool is not None:  # start the workers in the background, not delaying the start
             threading.Thread(target=pool.warm_up, name="warm-up", daemon=True).start()
         yield
+        app.state.friends.close()  # the moves waiting are written before the process ends
         if pool is not None:
             pool.close()
         app.state.service.close()  # stop a build in progress, close tables
@@ -148,6 +150,7 @@ def create_app(
     app.include_router(router)
     install_friends(app)  # shared games (/friend, /api/friends): app.state.friends.configure
     app.include_router(learn_router)  # puzzles and review, with their pages
+    install_ops(app)  # /healthz, /readyz, /metrics, request ids, the database's 503
     extra = list(allowed_hosts or ())
     hosts = None if "*" in extra else allowed_hosts_for(None, extra)
     app.add_middleware(GuardMiddleware, allowed_hosts=hosts, max_body=max_body)

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 import logging
+import os
 import resource
 import time
 from dataclasses import dataclass
@@ -220,3 +222,29 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
             super().connection_lost(exc)
 
     return GuardedHTTP, GuardedWebSocket
+
+
+LIMITS_ENV = "BOARDLAB_CONNECTIONS"  # the limits `boardlab serve` hands its server processes
+
+
+class ProcessGuard(ConnectionGuard):
+    """The guard of one server process: its limits come from $BOARDLAB_CONNECTIONS, which
+    `boardlab serve` sets before uvicorn starts (each process counts its own connections, so
+    with N workers the caps hold per process)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._loaded = False
+
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
+        if not self._loaded:
+            raw = os.environ.get(LIMITS_ENV)
+            if raw:
+                self.limits = ConnectionLimits(**json.loads(raw))
+            self._loaded = True
+        return super().admit(transport)
+
+
+# the protocol classes `boardlab serve` names to uvicorn by import path, so that every
+# worker process builds its own guard
+ProcessHTTP, ProcessWebSocket = protocols(ProcessGuard())

@@ -199,10 +199,10 @@ def test_a_flag_is_pushed_to_the_sockets(api: TestClient) -> None:
         assert end["clock"]["remaining_ms"][0] == 0
 
 
-def test_http_calls_per_address_are_rate_limited(tmp_path: Path) -> None:
+def test_http_calls_per_address_are_rate_limited(tmp_path: Path, db_url: str) -> None:
     app = create_app(tables=tmp_path / "tables")
     app.state.friends.configure(
-        f"sqlite:///{tmp_path / 'friends.sqlite3'}",
+        db_url,
         FriendLimits(requests_per_s=0.01, request_burst=4),
     )
     with TestClient(app, base_url="http://localhost") as api:

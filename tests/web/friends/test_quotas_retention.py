@@ -18,10 +18,9 @@ from sqlalchemy import event, func, select
 from tests.web.friends.helpers import ManualClock, started
 
 from boardlab.cli.common import UsageError
-from boardlab.cli.serve import open_database
+from boardlab.cli.serve import migrate_database
 from boardlab.web import create_app
 from boardlab.web.friends import schemas as fs
-from boardlab.web.friends.api import Friends
 from boardlab.web.friends.models import Game, Match, MoveRow, Seat
 from boardlab.web.friends.retention import Housekeeper, compact, expire_invitations, prune
 from boardlab.web.friends.store import FriendLimits, FriendStore
@@ -179,7 +178,7 @@ def _sqlite_file(tmp_path: Path) -> Path:
 def _start_says(path: Path | str) -> str:
     url = path if isinstance(path, str) else f"sqlite:///{path}"
     with pytest.raises(UsageError) as info:
-        open_database(Friends(url))
+        migrate_database(url)
     message = str(info.value)
     assert "\n" not in message and "Traceback" not in message
     return message
@@ -233,6 +232,8 @@ def test_a_sound_database_opens(tmp_path: Path) -> None:
     path = _sqlite_file(tmp_path)
     copy = tmp_path / "copy.sqlite3"
     shutil.copy(path, copy)
-    store = open_database(Friends(f"sqlite:///{copy}"))
+    url = f"sqlite:///{copy}"
+    assert migrate_database(url) == url
+    store = FriendStore(url, FriendLimits())
     assert store.open_games() == 40
     store.close()

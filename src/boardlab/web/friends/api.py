@@ -50,6 +50,7 @@ from boardlab.core.errors import BoardLabError
 from boardlab.web.connections import RefusalLog, address_key
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.db import default_database_url
+from boardlab.web.friends.events import Bus, make_bus
 from boardlab.web.friends.hub import Hub, Listener
 from boardlab.web.friends.retention import Housekeeper, expire_invitations
 from boardlab.web.friends.store import (
@@ -101,8 +102,16 @@ class Friends:
     def __init__(self, database: str | None, limits: FriendLimits | None = None) -> None:
         self.database = database
         self.limits = limits or FriendLimits()
+        self.migrate = True
+        self.events: str | None = None  # --events: a redis:// URL
+        self.shared = False  # True: other processes serve the same games (events between them)
+        self.bus: Bus | None = None
+        self.on_move: Callable[[int], None] | None = None  # told each group commit's size
+        self._listener: asyncio.Task[None] | None = None
         self.hub = Hub()
-        self.limiter = anyio.CapacityLimiter(8)
+        # Threads for the store's calls: a move's thread mostly waits for the group commit,
+        # so many may wait at once and their moves share one commit.
+        self.limiter = anyio.CapacityLimiter(64)
         self._store: FriendStore | None = None
         self._lock = threading.Lock()
         self._ticker: asyncio.Task[None] | None = None
@@ -110,14 +119,18 @@ class Friends:
         self._last_expiry = 0.0
         self.housekeeper = Housekeeper()
 
-    def configure(self, database: str | None = None, limits: FriendLimits | None = None) -> Friends:
+    def configure(
+        self, database: str | None = None, limits: FriendLimits | None = None, migrate: bool = True
+    ) -> Friends:
         """Set the database URL (None: the default SQLite file) and the limits; before the
-        store is first opened."""
+        store is first opened. `migrate=False`: the schema is brought up to date elsewhere
+        (by `boardlab serve`, once, before its worker processes start)."""
         with self._lock:
             if self._store is not None:
                 raise RuntimeError("the shared games' database is already open")
             self.database = database
             self.limits = limits or FriendLimits()
+            self.migrate = migrate
             return self
 
     def open(self) -> FriendStore:
@@ -125,7 +138,8 @@ class Friends:
         with self._lock:
             if self._store is None:
                 url = self.database or default_database_url()
-                self._store = FriendStore(url, self.limits)
+                self._store = FriendStore(url, self.limits, migrate=self.migrate)
+                self._store.on_move = self.on_move
             return self._store
 
     def close(self) -> None:
@@ -139,14 +153,49 @@ class Friends:
         """`fn(store)` in a worker thread (the store is synchronous)."""
         return await anyio.to_thread.run_sync(lambda: fn(self.open()), limiter=self.limiter)
 
+    async def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
+        """A move: in the event loop when its game is in memory (no thread waits for the
+        commit), else in a worker thread."""
+        out = await self.open().move_async(game_id, token, move, ply)
+        if out is None:
+            out = await self.run(lambda st: st.move(game_id, token, move, ply))
+        return out
+
     async def publish(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
         """Push the game's public state (the one just committed, or read again) to its
-        sockets."""
+        sockets, and tell the other processes (when there are any) that it changed."""
+        if self.shared:
+            bus = self._bus()
+            if bus is not None:
+                try:
+                    await bus.send(game_id)
+                except Exception:  # the sockets of this process still get it
+                    log.warning("shared games: could not send an event", exc_info=True)
+        await self._push(game_id, state)
+
+    async def _push(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
         if not self.hub.count(game_id):
             return
         if state is None or state.id != game_id:
             state = await self.run(lambda st: st.state(game_id))
         self.hub.publish(game_id, state.model_dump(mode="json"))
+
+    def _bus(self) -> Bus | None:
+        if self.bus is None and self.shared:
+            self.bus = make_bus(self.events, self.open().url)
+        return self.bus
+
+    async def _on_event(self, game_id: str) -> None:
+        try:
+            await self._push(game_id)
+        except Exception:  # one game's trouble must not stop the listener
+            log.warning("shared games: could not push an event's game", exc_info=True)
+
+    def ensure_listener(self) -> None:
+        """Listen to the other processes' events (while this process serves sockets)."""
+        bus = self._bus()
+        if bus is not None and (self._listener is None or self._listener.done()):
+            self._listener = asyncio.get_running_loop().create_task(bus.run(self._on_event))
 
     def admit(self, client: str) -> None:
         """Count one HTTP request of `client`; RateLimitedError beyond its rate."""
@@ -172,8 +221,9 @@ class Friends:
         while self.hub.game_ids():
             await asyncio.sleep(TICK_S)
             try:
+                store = self.open()
                 for game_id in self.hub.game_ids():
-                    if await self._flag(game_id):
+                    if store.maybe_due(game_id) and await self._flag(game_id):
                         await self.publish(game_id)
                 if time.monotonic() - self._last_expiry > EXPIRE_EVERY_S:
                     self._last_expiry = time.monotonic()
@@ -270,7 +320,7 @@ async def move(
 ) -> fs.FriendStateOut:
     """Play a move for one's seat in the position after `ply` plies."""
     friends = _friends(request)
-    out = await friends.run(lambda st: st.move(game_id, _token(authorization), body.move, body.ply))
+    out = await friends.move(game_id, _token(authorization), body.move, body.ply)
     await friends.publish(game_id, out)
     return out
 
@@ -428,6 +478,7 @@ async def socket(ws: WebSocket, game_id: str) -> None:
     listener = Listener(person=state.person)
     friends.hub.add(game_id, listener)
     friends.ensure_ticker()
+    friends.ensure_listener()
     await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
     if token:
         await friends.publish(game_id, state)  # the other side learns that this seat is here
@@ -488,7 +539,7 @@ async def _handle(
         state: fs.FriendStateOut | None = None
         if kind == "move":
             body = fs.MoveRequest.model_validate({"move": msg.get("move"), "ply": msg.get("ply")})
-            state = await friends.run(lambda st: st.move(game_id, token, body.move, body.ply))
+            state = await friends.move(game_id, token, body.move, body.ply)
         elif kind == "setup":
             req = fs.SetupRequest.model_validate({k: v for k, v in msg.items() if k != "type"})
             state = await friends.run(lambda st: st.setup(game_id, token, req))
