@@ -223,11 +223,11 @@ def install(app: FastAPI) -> Metrics:
         )
 
     async def database_down(request: Request, exc: Exception) -> JSONResponse:
-        logging.getLogger("boardlab.web").warning(
-            "database unreachable: %s", exc.__class__.__name__
-        )
+        from boardlab.web.friends.trouble import serving_trouble
+
+        logging.getLogger("boardlab.web").warning("database trouble: %s", exc.__class__.__name__)
         return JSONResponse(
-            {"error": "the database cannot be reached now: try again shortly", "kind": "Busy"},
+            {"error": serving_trouble(exc), "kind": "DatabaseUnavailable"},
             status_code=503,
             headers={"Retry-After": str(DB_RETRY_AFTER_S)},
         )

@@ -45,7 +45,7 @@ def test_an_unreachable_database_answers_503_with_retry_after(tmp_path: Path) ->
     with TestClient(app, base_url="http://localhost") as api:
         r = api.get("/api/friends/" + "A" * 22)
         assert r.status_code == 503 and r.headers["retry-after"]
-        assert r.json()["kind"] == "Busy" and "database" in r.json()["error"]
+        assert r.json()["kind"] == "DatabaseUnavailable" and "database" in r.json()["error"]
         ready = api.get("/readyz")
         assert ready.status_code == 503 and "database" in ready.json()["problems"][0]
         assert api.get("/healthz").status_code == 200  # the process itself is up
