@@ -547,10 +547,43 @@ async function loadAnalysis() {
   const now = S();
   if (JSON.stringify(now.game) !== asked || !now.settings.analysis) return;
   store.set({ analysis: { ...res, ply: now.game.moves.length } });
+  if (!res.available && now.view && !now.view.result) loadEstimate();
   if (!res.available && (res.table === "building" || (res.table === "missing" && autoBuilds(now.game)))) {
     if (res.table === "missing") await buildTable();
     else pollTable();
   }
+}
+
+/** @type {AbortController | null} the estimate being asked for (one at a time) */
+let estimating = null;
+/** Ask the search for its estimate of the position shown, where no table exists. */
+async function loadEstimate() {
+  const s = S();
+  if (estimating) estimating.abort();
+  const ctl = new AbortController();
+  estimating = ctl;
+  const asked = JSON.stringify(s.game);
+  const position = s.view.position;
+  let res;
+  try {
+    res = await api.estimate(s.game, ctl.signal);
+  } catch (err) {
+    if (ctl.signal.aborted) return;
+    res = null;
+  } finally {
+    if (estimating === ctl) estimating = null;
+  }
+  const now = S();
+  if (JSON.stringify(now.game) !== asked || !now.settings.analysis) return;
+  if (!res) {
+    store.set({ estimate: { failed: true, position } });
+    return;
+  }
+  const key = `${now.game.game}/${now.game.variant}/${now.game.size}|${position}`;
+  // estimates by position, for the move list's marks (bounded: a long session starts afresh)
+  const kept = Object.keys(now.seen).length < 4000 ? now.seen : {};
+  const seen = { ...kept, [key]: { share: res.share, to_move: res.to_move } };
+  store.set({ estimate: { ...res, position }, seen });
 }
 
 // -- setup -----------------------------------------------------------------------------------------
