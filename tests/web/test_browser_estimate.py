@@ -59,4 +59,7 @@ def test_the_estimate_appears_labelled_with_its_depth(
     assert line  # the best line, first move first
     pct = page.text_content("#est-pct") or ""
     assert pct.endswith("%") and 1 <= int(pct.split()[-1].rstrip("%")) <= 99
+    assert page.locator("#status-est").is_visible()  # the thin bar by the board too
+    # the positions before are estimated as well, so the last move gets its mark
+    page.wait_for_selector("#movelist .ply:is(.e-kept, .e-dubious, .e-mistake)")
     assert page.evaluate(BOARD_BOX) == before

@@ -579,11 +579,35 @@ async function loadEstimate() {
     store.set({ estimate: { failed: true, position } });
     return;
   }
-  const key = `${now.game.game}/${now.game.variant}/${now.game.size}|${position}`;
-  // estimates by position, for the move list's marks (bounded: a long session starts afresh)
-  const kept = Object.keys(now.seen).length < 4000 ? now.seen : {};
-  const seen = { ...kept, [key]: { share: res.share, to_move: res.to_move } };
-  store.set({ estimate: { ...res, position }, seen });
+  store.set({ estimate: { ...res, position }, seen: withSeen(now.seen, now.game, position, res) });
+  // the two positions before, where the page has no estimate yet (a computer that replied
+  // at once, a game opened from a link), so the last moves get their marks
+  const prefix = `${now.game.game}/${now.game.variant}/${now.game.size}|`;
+  for (let back = 1; back <= 2 && back <= now.game.moves.length; back++) {
+    const ply = now.game.moves.length - back;
+    const earlier = now.view.positions[ply];
+    if (S().seen[prefix + earlier]) continue;
+    const g = { ...now.game, moves: now.game.moves.slice(0, ply) };
+    estimating = ctl;
+    try {
+      const r = await api.estimate(g, ctl.signal);
+      if (JSON.stringify(S().game) !== asked) return;
+      store.set({ seen: withSeen(S().seen, now.game, earlier, r) });
+    } catch (err) {
+      return;
+    } finally {
+      if (estimating === ctl) estimating = null;
+    }
+  }
+}
+
+/** The estimates seen, with one more: by rules and position, for the move list's marks
+ * (bounded: a long session starts afresh).
+ * @param {Record<string, import("./estimate.js").Seen>} seen @param {{game: string, variant: string, size: number}} g
+ * @param {string} position @param {{share: number, to_move: number}} res */
+function withSeen(seen, g, position, res) {
+  const kept = Object.keys(seen).length < 4000 ? seen : {};
+  return { ...kept, [`${g.game}/${g.variant}/${g.size}|${position}`]: { share: res.share, to_move: res.to_move } };
 }
 
 // -- setup -----------------------------------------------------------------------------------------

@@ -389,6 +389,8 @@ export function createView({ store, handlers }) {
     const e = s.estimate && s.view && s.estimate.position === s.view.position ? s.estimate : null;
     const show = s.settings.analysis && !!a && !a.available && !resultOf(s) && s.preview === null;
     box.hidden = !show;
+    const mini = $("status-est");
+    mini.hidden = !show || !e || !!e.failed;
     if (!show) return;
     const bar = $("est-bar");
     const [pa, pb] = e && !e.failed ? shares(e) : [0.5, 0.5];
@@ -396,6 +398,9 @@ export function createView({ store, handlers }) {
     /** @type {HTMLElement} */ (bar.querySelector(".est-a")).style.flexGrow = String(pa);
     /** @type {HTMLElement} */ (bar.querySelector(".est-b")).style.flexGrow = String(pb);
     bar.className = `est-bar a-${ca} b-${cb}${e && !e.failed ? "" : " waiting"}`;
+    /** @type {HTMLElement} */ (mini.querySelector(".est-a")).style.flexGrow = String(pa);
+    /** @type {HTMLElement} */ (mini.querySelector(".est-b")).style.flexGrow = String(pb);
+    mini.className = `status-est est-bar a-${ca} b-${cb}`;
     box.dataset.state = !e ? "loading" : e.failed ? "failed" : e.proven ? "proven" : "estimate";
     if (!e || e.failed) {
       $("est-label").textContent = t(e ? "est.failed" : "est.loading");
@@ -409,7 +414,10 @@ export function createView({ store, handlers }) {
     const mine = percent(e);
     const pct = e.to_move === 0 ? [mine, 100 - mine] : [100 - mine, mine];
     $("est-pct").textContent = `${colourName(e.to_move)} ${mine}%`;
-    bar.setAttribute("aria-label", t("est.bar", { a: colourName(0), pa: pct[0], b: colourName(1), pb: pct[1] }));
+    const said = t("est.bar", { a: colourName(0), pa: pct[0], b: colourName(1), pb: pct[1] });
+    bar.setAttribute("aria-label", said);
+    mini.setAttribute("aria-label", `${said} (${$("est-label").textContent})`);
+    mini.title = mini.getAttribute("aria-label") || "";
     $("est-moves").textContent = e.line.join(" ");
   }
 
