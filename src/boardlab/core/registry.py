@@ -195,7 +195,10 @@ class GameInfo:
       planes: `boardlab.integrations.codec.ActionCodec`), or None for a game without one;
     - `renderer`: the name of the web page's board renderer for the game
       (`web/static/js/boards/<renderer>.js`), or None where the page cannot draw it;
-    - `warm_up`: what a server warms for the game at start-up, or None.
+    - `warm_up`: what a server warms for the game at start-up, or None;
+    - `estimate(rules, position, history[, nodes])`: what the strongest search says of a
+      position within a node budget, the game's own by default (`boardlab.ai.estimate.Estimate`),
+      for boards without a table, or None for a game without one.
     """
 
     name: str
@@ -226,6 +229,7 @@ class GameInfo:
     warm_up: WarmUp | None = None
     # the tier shape of rules the solver does not run (estimates only)
     solver_shape: Callable[[AnyRules], Any] | None = field(default=None, repr=False)
+    estimate: Callable[..., Any] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.default_variant not in self.variant_names:

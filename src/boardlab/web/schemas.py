@@ -278,6 +278,22 @@ class AnalysisOut(BaseModel):
     forced: ForcedOut | None = None
 
 
+class EstimateOut(BaseModel):
+    """What the strongest search says of the position, for boards without a table: an
+    estimate unless `proven` (a forced result `plies` plies long). `share` is the bar's
+    share for the side to move, 0 to 1 (0.5 even); `line` the expected line from here."""
+
+    to_move: int
+    ply: int
+    score: int
+    share: float = Field(ge=0.0, le=1.0)
+    depth: int
+    nodes: int
+    line: list[str]
+    proven: bool
+    plies: int | None = None
+
+
 class TableOut(BaseModel):
     """Whether a tablebase exists, can be built, or is being built (with progress)."""
 

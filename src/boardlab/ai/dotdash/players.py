@@ -100,8 +100,11 @@ class DotDashSearchPlayer:
         rng: random.Random,
         depth: int,
         seconds: float | None,
+        nodes: int | None = None,
     ) -> SearchResult:
-        """Search `position` to `depth` plies, or deepen until `seconds` run out."""
+        """Search `position` to `depth` plies, or deepen until `seconds` run out; with a node
+        budget `nodes` (and no clock), deepen up to `depth` until the budget is spent (the
+        first ply always finishes), so the result does not depend on the machine's speed."""
         if rules.outcome(position) is not None:
             raise IllegalMoveError("no legal move: the game is over")
         start = time.perf_counter()
@@ -111,6 +114,7 @@ class DotDashSearchPlayer:
         mode, limit = mode_code(rules.mode), limit_of(rules.reserve)
         c = position.to_move + 1
         max_depth = min(depth, MAX_DEPTH) if seconds is None else MAX_DEPTH
+        deepen = seconds is None and nodes is not None
         buf = move_buffer(n_size, max_depth + QDEPTH + 6)  # the race solver goes QDEPTH + 2 deeper
         keybuf = np.zeros(buf.shape[:2], dtype=np.int64)
         root = np.zeros((buf.shape[1], 4), dtype=np.int32)
@@ -122,10 +126,15 @@ class DotDashSearchPlayer:
         _order(board, fives, counts, c, root, n, keys, True, dirs, mode, limit, WINDOW, self.style)
         noise = np.array([rng.randrange(self.noise + 1) for _ in range(n)], dtype=np.int64)
         stats = np.zeros(3, dtype=np.int64)
-        best, best_score, done, nodes = 0, 0, 0, 0
+        best, best_score, done, total = 0, 0, 0, 0
         rate = 0.0
         for d in range(1, max_depth + 1):
-            if seconds is None:
+            if deepen:
+                assert nodes is not None
+                stats[1] = 1 << 62 if d == 1 else nodes - total
+                if stats[1] <= 0:
+                    break
+            elif seconds is None:
                 if d < max_depth:
                     continue
                 stats[1] = 1 << 62
@@ -143,7 +152,7 @@ class DotDashSearchPlayer:
                 board, fives, counts, c, d, root, n, noise, scores,
                 dirs, mode, limit, buf, keybuf, WINDOW, self.style, stats, self.qdepth,
             )  # fmt: skip
-            nodes += int(stats[0])
+            total += int(stats[0])
             rate = int(stats[0]) / max(time.perf_counter() - t_depth, 1e-3)
             if stats[2]:
                 break
@@ -159,7 +168,7 @@ class DotDashSearchPlayer:
         move = DotDashMove(
             Point.from_index(src - off, n_size), Point.from_index(dst - off, n_size), cap
         )
-        return SearchResult(move, best_score, done, nodes)
+        return SearchResult(move, best_score, done, total)
 
 
 def pie_agent(rules: DotDashRules, rng: random.Random, tries: int = 12) -> Callable[[str], str]:

@@ -50,6 +50,7 @@ GAME = GameInfo(
     renderer="dodgem",
     warm_up=WarmUp(size=4, levels=("3",), table_sizes=(4, 3)),
     level_player=Ref("boardlab.ai.dodgem.levels:level_player"),
+    estimate=Ref("boardlab.ai.dodgem.estimate:estimate_dodgem"),
     level_count=4,
     perft=perft,
     render=render_board,

@@ -61,6 +61,7 @@ GAME = GameInfo(
     renderer="dotdash",
     warm_up=WarmUp(size=7, levels=("2", "3", "4")),
     level_player=Ref("boardlab.ai.dotdash.levels:level_player"),
+    estimate=Ref("boardlab.ai.dotdash.estimate:estimate_dotdash"),
     level_count=4,
     perft=perft,
     render=render_board,

@@ -80,6 +80,8 @@ export const api = {
   },
   /** @param {Game} game @param {AbortSignal} [signal] */
   analysis: (game, signal) => request("POST", "/api/analysis", spec(game), signal),
+  /** The search's estimate where no table exists. @param {Game} game @param {AbortSignal} [signal] */
+  estimate: (game, signal) => request("POST", "/api/estimate", spec(game), signal),
   /** @param {{game: string, variant: string, size: number}} g */
   tableStatus: (g) => request("GET", `/api/tables?${rulesQuery(g)}`),
   /** @param {{game: string, variant: string, size: number}} g */

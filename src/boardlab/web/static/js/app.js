@@ -547,10 +547,67 @@ async function loadAnalysis() {
   const now = S();
   if (JSON.stringify(now.game) !== asked || !now.settings.analysis) return;
   store.set({ analysis: { ...res, ply: now.game.moves.length } });
+  if (!res.available && now.view && !now.view.result) loadEstimate();
   if (!res.available && (res.table === "building" || (res.table === "missing" && autoBuilds(now.game)))) {
     if (res.table === "missing") await buildTable();
     else pollTable();
   }
+}
+
+/** @type {AbortController | null} the estimate being asked for (one at a time) */
+let estimating = null;
+/** Ask the search for its estimate of the position shown, where no table exists. */
+async function loadEstimate() {
+  const s = S();
+  if (estimating) estimating.abort();
+  const ctl = new AbortController();
+  estimating = ctl;
+  const asked = JSON.stringify(s.game);
+  const position = s.view.position;
+  let res;
+  try {
+    res = await api.estimate(s.game, ctl.signal);
+  } catch (err) {
+    if (ctl.signal.aborted) return;
+    res = null;
+  } finally {
+    if (estimating === ctl) estimating = null;
+  }
+  const now = S();
+  if (JSON.stringify(now.game) !== asked || !now.settings.analysis) return;
+  if (!res) {
+    store.set({ estimate: { failed: true, position } });
+    return;
+  }
+  store.set({ estimate: { ...res, position }, seen: withSeen(now.seen, now.game, position, res) });
+  // the two positions before, where the page has no estimate yet (a computer that replied
+  // at once, a game opened from a link), so the last moves get their marks
+  const prefix = `${now.game.game}/${now.game.variant}/${now.game.size}|`;
+  for (let back = 1; back <= 2 && back <= now.game.moves.length; back++) {
+    const ply = now.game.moves.length - back;
+    const earlier = now.view.positions[ply];
+    if (S().seen[prefix + earlier]) continue;
+    const g = { ...now.game, moves: now.game.moves.slice(0, ply) };
+    estimating = ctl;
+    try {
+      const r = await api.estimate(g, ctl.signal);
+      if (JSON.stringify(S().game) !== asked) return;
+      store.set({ seen: withSeen(S().seen, now.game, earlier, r) });
+    } catch (err) {
+      return;
+    } finally {
+      if (estimating === ctl) estimating = null;
+    }
+  }
+}
+
+/** The estimates seen, with one more: by rules and position, for the move list's marks
+ * (bounded: a long session starts afresh).
+ * @param {Record<string, import("./estimate.js").Seen>} seen @param {{game: string, variant: string, size: number}} g
+ * @param {string} position @param {{share: number, to_move: number}} res */
+function withSeen(seen, g, position, res) {
+  const kept = Object.keys(seen).length < 4000 ? seen : {};
+  return { ...kept, [`${g.game}/${g.variant}/${g.size}|${position}`]: { share: res.share, to_move: res.to_move } };
 }
 
 // -- setup -----------------------------------------------------------------------------------------

@@ -46,6 +46,8 @@ export const store = createStore({
   thinking: false,
   /** @type {any} */ forced: null,
   /** @type {any} */ analysis: null,
+  /** @type {any} the search's estimate of the shown position (EstimateOut and its position), where no table exists */ estimate: null,
+  /** @type {Record<string, import("./estimate.js").Seen>} estimates seen, by rules and position (for the move list) */ seen: {},
   /** @type {{done: number, total: number} | null} */ run: null,
   tally: { a: 0, d: 0, b: 0, n: 0 },
   /** @type {any} TableOut of the current rules */ table: null,

@@ -9,6 +9,7 @@ import { createGenericBoard } from "./boards/generic.js";
 import { Pace, formatDuration } from "./buildtime.js";
 import { renderChart } from "./chart.js";
 import { endCard } from "./endcard.js";
+import { label as estimateLabel, moveMarks, percent, shares } from "./estimate.js";
 import { moveValues } from "./movevalues.js";
 import { isComputer, isWatch } from "./seating.js";
 import { resultOf, seats } from "./state.js";
@@ -332,6 +333,8 @@ export function createView({ store, handlers }) {
     // with the analysis on, each move coloured by the value it led to for its mover
     const a = s.settings.analysis && s.analysis && s.analysis.available ? s.analysis : null;
     const values = a && a.history ? moveValues(a.history) : [];
+    // where no table exists, each move marked by what the search's estimates say it cost
+    const marks = s.settings.analysis && !a ? estimateMarks() : [];
     const first = s.view.start.trim().split(/\s+/)[1];
     const offset = first && first.toUpperCase() !== s.view.players[0][0].toUpperCase() ? 1 : 0;
     /** @type {HTMLLIElement | null} */
@@ -355,6 +358,7 @@ export function createView({ store, handlers }) {
       if (i >= s.game.moves.length) b.classList.add("future");
       if (i === s.game.moves.length - 1) b.classList.add("current");
       if (values[i]) b.classList.add(`v-${values[i]}`);
+      else if (marks[i]) b.classList.add(`e-${marks[i]}`);
       b.textContent = m;
       b.addEventListener("click", () => handlers.onJump(i + 1));
       li.appendChild(b);
@@ -367,6 +371,54 @@ export function createView({ store, handlers }) {
     }
     const cur = /** @type {HTMLElement | null} */ (list.querySelector(".current"));
     if (cur) list.scrollTop = Math.max(0, cur.offsetTop - list.clientHeight / 2);
+  }
+
+  /** The move list's marks from the estimates seen of the game's positions. */
+  function estimateMarks() {
+    const s = S();
+    const prefix = `${s.view.game}/${s.view.variant}/${s.view.size}|`;
+    const seen = s.view.positions.map((/** @type {string} */ p) => s.seen[prefix + p] || null);
+    return moveMarks(seen, s.view.result);
+  }
+
+  /** The search's estimate where no table exists: the bar, its label and the best line. */
+  function renderEstimate() {
+    const s = S();
+    const box = $("estimate");
+    const a = s.analysis;
+    const e = s.estimate && s.view && s.estimate.position === s.view.position ? s.estimate : null;
+    const show = s.settings.analysis && !!a && !a.available && !resultOf(s) && s.preview === null;
+    box.hidden = !show;
+    const mini = $("status-est");
+    mini.hidden = !show || !e || !!e.failed;
+    if (!show) return;
+    const bar = $("est-bar");
+    const [pa, pb] = e && !e.failed ? shares(e) : [0.5, 0.5];
+    const [ca, cb] = s.view.players;
+    /** @type {HTMLElement} */ (bar.querySelector(".est-a")).style.flexGrow = String(pa);
+    /** @type {HTMLElement} */ (bar.querySelector(".est-b")).style.flexGrow = String(pb);
+    bar.className = `est-bar a-${ca} b-${cb}${e && !e.failed ? "" : " waiting"}`;
+    /** @type {HTMLElement} */ (mini.querySelector(".est-a")).style.flexGrow = String(pa);
+    /** @type {HTMLElement} */ (mini.querySelector(".est-b")).style.flexGrow = String(pb);
+    mini.className = `status-est est-bar a-${ca} b-${cb}`;
+    box.dataset.state = !e ? "loading" : e.failed ? "failed" : e.proven ? "proven" : "estimate";
+    if (!e || e.failed) {
+      $("est-label").textContent = t(e ? "est.failed" : "est.loading");
+      $("est-pct").textContent = "";
+      $("est-moves").textContent = "";
+      bar.removeAttribute("aria-label");
+      return;
+    }
+    const { key, args } = estimateLabel(e);
+    $("est-label").textContent = t(key, { ...args, colour: colourName(e.to_move), plies: count("ply", args.plies ?? 0) });
+    const mine = percent(e);
+    const pct = e.to_move === 0 ? [mine, 100 - mine] : [100 - mine, mine];
+    $("est-pct").textContent = `${colourName(e.to_move)} ${mine}%`;
+    const said = t("est.bar", { a: colourName(0), pa: pct[0], b: colourName(1), pb: pct[1] });
+    bar.setAttribute("aria-label", said);
+    mini.setAttribute("aria-label", `${said} (${$("est-label").textContent})`);
+    mini.title = mini.getAttribute("aria-label") || "";
+    $("est-moves").textContent = e.line.join(" ");
   }
 
   function renderAnalysis() {
@@ -397,9 +449,8 @@ export function createView({ store, handlers }) {
         build.textContent = t("level4.offer", { time });
         build.hidden = false;
       } else if (a.table === "unsolvable") {
-        // a game with tables names the board ("no table ... at size 7"), one without none
-        const sized = /at size/.test(a.reason || "");
-        line.textContent = t(sized ? "analysis.noTable" : "analysis.noTables", { game: t(`game.${s.view.game}`) });
+        // no table can exist here: the search's estimate stands in below
+        line.textContent = t("est.note");
       }
       else line.textContent = t("analysis.unavailable", { reason: a.reason || "" });
       $("chart").replaceChildren();
@@ -507,12 +558,13 @@ export function createView({ store, handlers }) {
     renderEndCard();
     // the move list and the chart are rebuilt only when they change (a rebuild under the
     // pointer would swallow clicks on the chart)
-    const key = [s.view, s.game, s.analysis, s.settings.analysis, s.swapped, s.resigned, getLang()];
+    const key = [s.view, s.game, s.analysis, s.settings.analysis, s.swapped, s.resigned, getLang(), s.estimate, s.seen];
     if (force || !lastPanelKey || key.some((k, i) => k !== lastPanelKey?.[i])) {
       lastPanelKey = key;
       renderMoves();
       renderAnalysis();
     }
+    renderEstimate();
   }
 
   store.subscribe(() => renderAll());
