@@ -1,0 +1,110 @@
+"""What building a table would cost on this machine, told without building or sampling it.
+
+The web app asks this on every table status, so it must answer in well under a second: it
+never runs `estimate` (tens of seconds to minutes of sampling). The time comes from
+
+- this machine's own estimate, when `boardlab solve --estimate` has been run here: it
+  stores its prediction beside the tables (`.estimates/<ruleset>.json`), read back here;
+- else the indexed positions of the plan times a stored rate: a whole 6×6 classic solve on
+  two cores of the 2-core reference machine (its estimate, 3.5 h for 2,367 M positions,
+  about 0.19 M positions a second; smaller boards go faster per position, so this errs long).
+
+Disk is the positions times the bytes per position of the published 5×5 classic table.
+Boards whose build takes more than PAGE_BUILD_LIMIT_S are not offered a build in the page:
+it says what to run instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PAGE_BUILD_LIMIT_S = 300.0
+"""A build longer than this (on this machine) is not started from the web page."""
+
+REFERENCE_POSITIONS_PER_S = 0.19e6
+"""Positions a second of a whole solve on two cores of the reference machine (see above)."""
+
+DISK_BYTES_PER_POSITION = 0.036
+"""Bytes on disk per indexed position of a complete table (the published 5×5 classic)."""
+
+ESTIMATES = ".estimates"
+
+
+@dataclass(frozen=True)
+class BuildCost:
+    """A build's predicted wall time on this machine's cores, its disk, and the source of
+    the time: `measured` when this machine's `boardlab solve --estimate` gave it."""
+
+    positions: int
+    seconds: float
+    disk_bytes: int
+    measured: bool
+
+    @property
+    def page_buildable(self) -> bool:
+        """True when the page may offer the build (a few minutes at most)."""
+        return self.seconds <= PAGE_BUILD_LIMIT_S
+
+
+def estimate_path(tables: Path, ruleset: str) -> Path:
+    """Where this machine's estimate of a ruleset is kept."""
+    return tables / ESTIMATES / f"{ruleset}.json"
+
+
+def save_estimate(tables: Path, ruleset: str, est: Any, cores: int | None = None) -> Path | None:
+    """Keep an `estimate.Estimate` for the web app: wall seconds on this machine's cores
+    (within the memory budget) and disk. None when the folder cannot be written (the
+    estimate was printed all the same)."""
+    n = cores or os.cpu_count() or 1
+    record = {
+        "positions": int(est.positions),
+        "cores": n,
+        "seconds": float(est.seconds_on(est.workers_in_budget(n))),
+        "disk_bytes": int(est.disk_bytes),
+    }
+    path = estimate_path(tables, ruleset)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        return None
+    return path
+
+
+def _measured(tables: Path, ruleset: str) -> dict[str, Any] | None:
+    try:
+        record = json.loads(estimate_path(tables, ruleset).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict):
+        return None
+    seconds = record.get("seconds")
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds <= 0:
+        return None
+    return record
+
+
+@functools.lru_cache(maxsize=64)
+def plan_positions(game: Any) -> int:
+    """Indexed positions of a tier game's plan (counted once per ruleset)."""
+    from boardlab.solver.engine import make_plan
+
+    return int(make_plan(game).positions)
+
+
+def build_cost(game: Any, tables: Path) -> BuildCost:
+    """The cost of building the table of a tier game into `tables` (see the module)."""
+    ruleset = str(game.ruleset_id)
+    positions = plan_positions(game)
+    disk = int(positions * DISK_BYTES_PER_POSITION)
+    record = _measured(tables, ruleset)
+    if record is not None:
+        return BuildCost(positions, float(record["seconds"]), disk, True)
+    return BuildCost(positions, positions / REFERENCE_POSITIONS_PER_S, disk, False)
