@@ -5,9 +5,13 @@ never runs `estimate` (tens of seconds to minutes of sampling). The time comes f
 
 - this machine's own estimate, when `boardlab solve --estimate` has been run here: it
   stores its prediction beside the tables (`.estimates/<ruleset>.json`), read back here;
-- else the indexed positions of the plan times a stored rate: a whole 6×6 classic solve on
-  two cores of the 2-core reference machine (its estimate, 3.5 h for 2,367 M positions,
-  about 0.19 M positions a second; smaller boards go faster per position, so this errs long).
+- else the indexed positions of the plan over a stored rate: a whole 6×6 classic solve on
+  two cores of the 2-core reference machine (its `--estimate` said 3.5 h for 198,054 M
+  positions: about 15.7 M positions a second; a 5×5 solve there takes about 15 s at it).
+
+Counting a 6×6 plan's positions walks its 106,953 tiers (seconds), so the counts of the
+boards too big for the page are stored (`KNOWN_POSITIONS`, checked by a test against the
+plan where that is quick); other boards are counted once per process.
 
 Disk is the positions times the bytes per position of the published 5×5 classic table.
 Boards whose build takes more than PAGE_BUILD_LIMIT_S are not offered a build in the page:
@@ -16,7 +20,6 @@ it says what to run instead.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 from dataclasses import dataclass
@@ -26,13 +29,20 @@ from typing import Any
 PAGE_BUILD_LIMIT_S = 300.0
 """A build longer than this (on this machine) is not started from the web page."""
 
-REFERENCE_POSITIONS_PER_S = 0.19e6
+REFERENCE_POSITIONS_PER_S = 15.7e6
 """Positions a second of a whole solve on two cores of the reference machine (see above)."""
 
 DISK_BYTES_PER_POSITION = 0.036
 """Bytes on disk per indexed position of a complete table (the published 5×5 classic)."""
 
 ESTIMATES = ".estimates"
+
+KNOWN_POSITIONS = {
+    "dodgem-6-classic-wins-normal": 198_054_372_380,
+    "dodgem-6-classic-loses-normal": 198_054_372_380,
+    "dodgem-6-classic-wins-misere": 198_054_372_380,
+}
+"""Indexed positions of plans that take seconds to count (`plan_positions` of each)."""
 
 
 @dataclass(frozen=True)
@@ -91,18 +101,26 @@ def _measured(tables: Path, ruleset: str) -> dict[str, Any] | None:
     return record
 
 
-@functools.lru_cache(maxsize=64)
 def plan_positions(game: Any) -> int:
-    """Indexed positions of a tier game's plan (counted once per ruleset)."""
-    from boardlab.solver.engine import make_plan
+    """Indexed positions of a tier game's plan: every tier's size, summed."""
+    return sum(int(game.tier_size(t)) for t in game.tiers())
 
-    return int(make_plan(game).positions)
+
+_COUNTED: dict[str, int] = {}
+
+
+def _positions(game: Any) -> int:
+    ruleset = str(game.ruleset_id)
+    known = KNOWN_POSITIONS.get(ruleset) or _COUNTED.get(ruleset)
+    if known is None:
+        known = _COUNTED[ruleset] = plan_positions(game)
+    return known
 
 
 def build_cost(game: Any, tables: Path) -> BuildCost:
     """The cost of building the table of a tier game into `tables` (see the module)."""
     ruleset = str(game.ruleset_id)
-    positions = plan_positions(game)
+    positions = _positions(game)
     disk = int(positions * DISK_BYTES_PER_POSITION)
     record = _measured(tables, ruleset)
     if record is not None:

@@ -106,9 +106,13 @@ def coverage(info: GameInfo) -> str:
 class TableStore:
     """Complete tables in one folder: opened once and shared, built one at a time."""
 
-    def __init__(self, folder: Path | None = None, bundled: Path | None = BUNDLED_TABLES) -> None:
+    def __init__(self, folder: Path | None = None, bundled: Path | None | bool = True) -> None:
         self.folder = folder if folder is not None else api.default_tables_dir()
-        self.bundled = bundled  # shipped tables to install from on first use (None: none)
+        # shipped tables to install from on first use: True for the package's (as
+        # `BUNDLED_TABLES` says when the store is made), None or False for none
+        if bundled is True:
+            bundled = BUNDLED_TABLES
+        self.bundled: Path | None = bundled or None
         self._open: dict[str, Any] = {}
         self._jobs: dict[str, BuildProgress] = {}
         self._lock = threading.Lock()
