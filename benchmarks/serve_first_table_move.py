@@ -70,7 +70,9 @@ def main() -> int:
         while time.monotonic() - t0 < args.limit:
             answer = ask(port, args.size)
             if answer is not None and answer.get("table") == "ready":
-                print(f"{args.size}x{args.size}: {time.monotonic() - t0:.2f} s to the first table move")
+                print(
+                    f"{args.size}x{args.size}: {time.monotonic() - t0:.2f} s to the first table move"
+                )
                 return 0
             if server.poll() is not None:
                 print("the server stopped", file=sys.stderr)

@@ -42,7 +42,9 @@ def main() -> int:
             folder = api.build_table(view, Path(tmp))
             digest = table_digest(tier_game, folder)
             if digest.sha256 != PUBLISHED.get(ruleset):
-                print(f"{ruleset}: digest {digest.sha256} is not the published one", file=sys.stderr)
+                print(
+                    f"{ruleset}: digest {digest.sha256} is not the published one", file=sys.stderr
+                )
                 return 1
             write_record(folder, digest)
             dest = BUNDLED_TABLES / ruleset

@@ -32,8 +32,8 @@ PAGE_BUILD_LIMIT_S = 300.0
 REFERENCE_POSITIONS_PER_S = 15.7e6
 """Positions a second of a whole solve on two cores of the reference machine (see above)."""
 
-DISK_BYTES_PER_POSITION = 0.036
-"""Bytes on disk per indexed position of a complete table (the published 5×5 classic)."""
+DISK_BYTES_PER_POSITION = 0.124
+"""Bytes on disk per indexed position of a complete table (5×5 classic: 29.4 MB of packs)."""
 
 ESTIMATES = ".estimates"
 
@@ -41,6 +41,7 @@ KNOWN_POSITIONS = {
     "dodgem-6-classic-wins-normal": 198_054_372_380,
     "dodgem-6-classic-loses-normal": 198_054_372_380,
     "dodgem-6-classic-wins-misere": 198_054_372_380,
+    "dodgem-6-piecepack-passes-normal": 99_027_201_644,
 }
 """Indexed positions of plans that take seconds to count (`plan_positions` of each)."""
 

@@ -106,7 +106,7 @@ def coverage(info: GameInfo) -> str:
 class TableStore:
     """Complete tables in one folder: opened once and shared, built one at a time."""
 
-    def __init__(self, folder: Path | None = None, bundled: Path | None | bool = True) -> None:
+    def __init__(self, folder: Path | None = None, bundled: Path | bool | None = True) -> None:
         self.folder = folder if folder is not None else api.default_tables_dir()
         # shipped tables to install from on first use: True for the package's (as
         # `BUNDLED_TABLES` says when the store is made), None or False for none
