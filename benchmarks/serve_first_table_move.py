@@ -70,9 +70,8 @@ def main() -> int:
         while time.monotonic() - t0 < args.limit:
             answer = ask(port, args.size)
             if answer is not None and answer.get("table") == "ready":
-                print(
-                    f"{args.size}x{args.size}: {time.monotonic() - t0:.2f} s to the first table move"
-                )
+                took = time.monotonic() - t0
+                print(f"{args.size}x{args.size}: {took:.2f} s to the first table move")
                 return 0
             if server.poll() is not None:
                 print("the server stopped", file=sys.stderr)
