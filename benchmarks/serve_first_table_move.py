@@ -4,7 +4,9 @@ fresh user data folder (no tables, no friends' database), for the classic 3×3 o
 The server is started with an empty `$BOARDLAB_TABLES` and user data folder; the script asks
 for a level-4 move from the start position every 0.2 s until the answer says it came from
 the table (`"table": "ready"`), prints the seconds since the server was started, and stops
-the server. Time the whole process from outside to compare two versions of BoardLab:
+the server. `--fresh-cache` empties the user cache folder too (compiled kernels), as on a
+machine where BoardLab was just installed. Time the whole process from outside to compare
+two versions of BoardLab:
 
     python benchmarks/serve_first_table_move.py --size 4
     PYTHONPATH=/path/to/other/checkout/src python benchmarks/serve_first_table_move.py --size 4
@@ -53,10 +55,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, choices=(3, 4), default=4)
     parser.add_argument("--limit", type=float, default=600.0, help="give up after this long")
+    parser.add_argument(
+        "--fresh-cache",
+        action="store_true",
+        help="an empty user cache folder too: compiled kernels are compiled again, as on a "
+        "machine where BoardLab has just been installed",
+    )
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="boardlab-first-move-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOARDLAB_")}
     env.update(BOARDLAB_TABLES=str(home / "tables"), XDG_DATA_HOME=str(home / "data"))
+    if args.fresh_cache:
+        env["XDG_CACHE_HOME"] = str(home / "cache")
+        env.pop("NUMBA_CACHE_DIR", None)
     port = free_port()
     t0 = time.monotonic()
     server = subprocess.Popen(
