@@ -10,8 +10,8 @@ never runs `estimate` (tens of seconds to minutes of sampling). The time comes f
   positions: about 15.7 M positions a second; a 5×5 solve there takes about 15 s at it).
 
 Counting a 6×6 plan's positions walks its 106,953 tiers (seconds), so the counts of the
-boards too big for the page are stored (`KNOWN_POSITIONS`, checked by a test against the
-plan where that is quick); other boards are counted once per process.
+boards too big for the page are stored (the package's data/positions.txt); other boards are
+counted once per process.
 
 Disk is the positions times the bytes per position of the published 5×5 classic table.
 Boards whose build takes more than PAGE_BUILD_LIMIT_S are not offered a build in the page:
@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +38,20 @@ DISK_BYTES_PER_POSITION = 0.124
 
 ESTIMATES = ".estimates"
 
-KNOWN_POSITIONS = {
-    "dodgem-6-classic-wins-normal": 198_054_372_380,
-    "dodgem-6-classic-loses-normal": 198_054_372_380,
-    "dodgem-6-classic-wins-misere": 198_054_372_380,
-    "dodgem-6-piecepack-passes-normal": 99_027_201_644,
-}
-"""Indexed positions of plans that take seconds to count (`plan_positions` of each)."""
+
+def _known_positions() -> dict[str, int]:
+    found: dict[str, int] = {}
+    text = resources.files("boardlab").joinpath("data/positions.txt").read_text()
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            count, ruleset = line.split()
+            found[ruleset] = int(count)
+    return found
+
+
+KNOWN_POSITIONS: dict[str, int] = _known_positions()
+"""Indexed positions of plans that take seconds to count (`plan_positions` of each), from
+the package's data/positions.txt."""
 
 
 @dataclass(frozen=True)
