@@ -74,6 +74,7 @@ def _main(root: Path) -> int:
     names = zipfile.ZipFile(wheels[0]).namelist()
     check("boardlab/web/static/index.html" in names, "the wheel holds the web page")
     check("boardlab/py.typed" in names, "the wheel is typed (py.typed)")
+    check("boardlab/data/positions.txt" in names, "the wheel holds the big boards' position counts")
     for ruleset in SHIPPED_TABLES:
         shipped = REPO / "src/boardlab/data/tables" / ruleset
         want = sorted(
