@@ -11,6 +11,7 @@ import pytest
 
 from boardlab.games.dodgem import rules_for
 from boardlab.solver.store import TableStore
+from tests.pgcluster import NO_SERVER, Cluster, server_bin
 
 SMALL_TABLES = (("classic", 3), ("misere", 3), ("blocked-loses", 3), ("classic", 4))
 
@@ -69,3 +70,26 @@ def empty_tables(tmp_path: Path) -> TableStore:
     """A store over an empty folder, without the package's shipped tables: no table can be
     opened (small ones could be built)."""
     return TableStore(tmp_path / "tables", bundled=None)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """A throw-away PostgreSQL cluster for the whole run (one per xdist worker), removed after;
+    skips (fails under $BOARDLAB_REQUIRE_POSTGRES) when no server binaries are installed."""
+    bindir = server_bin()
+    if bindir is None:
+        if os.environ.get("BOARDLAB_REQUIRE_POSTGRES"):
+            pytest.fail(NO_SERVER)
+        pytest.skip(NO_SERVER)
+    cluster = Cluster(bindir)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty shared-games database: an SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'friends.sqlite3'}"
+    cluster: Cluster = request.getfixturevalue("postgres")
+    return cluster.database()

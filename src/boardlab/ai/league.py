@@ -39,6 +39,7 @@ from boardlab.ai.base import Limits, make_player, normalise
 from boardlab.ai.levels import split_spec
 from boardlab.ai.match import MAX_PLIES, play_game, score
 from boardlab.core.errors import UsageError
+from boardlab.core.files import read_regular
 from boardlab.core.registry import get_game, make_rules
 from boardlab.solver.store import TableStore
 
@@ -180,6 +181,7 @@ def pairings(players: Sequence[str], steps: bool = False) -> list[tuple[str, str
 
 
 JOURNAL_KIND = "boardlab league journal"
+MAX_JOURNAL_BYTES = 256 << 20  # about a million games
 
 
 class Journal:
@@ -197,11 +199,12 @@ class Journal:
         self.header = {"kind": JOURNAL_KIND, **ruleset}
         self.games: dict[tuple[str, str, int, int, int | None], str] = {}  # the outcomes
         try:
-            data = path.read_bytes()
+            data = read_regular(path, MAX_JOURNAL_BYTES)
         except FileNotFoundError:
             data = b""
         except OSError as exc:
-            raise UsageError(f"cannot read the journal {path}: {exc.strerror}") from None
+            reason = exc.strerror or str(exc)  # a FIFO, device or folder: said by its type
+            raise UsageError(f"cannot read the journal {path}: {reason}") from None
         end = data.rfind(b"\n") + 1
         lines = data[:end].decode("utf-8", "replace").splitlines()
         try:

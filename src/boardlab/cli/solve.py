@@ -14,15 +14,18 @@ from boardlab.cli.common import (
     UsageError,
     add_game_args,
     add_tables_arg,
+    bounded,
     check_interrupted,
     console,
     err_console,
+    physical_memory_gib,
     rules_from_args,
     table_store,
 )
 from boardlab.core.errors import CorruptTableError, MissingTableError
 
 LevelProgress = Callable[[int, int, int, int, int], None]
+MIN_MEMORY_GIB = 1 / 16  # 64 MiB: below it, even a 4×4 solve cannot hold its tables
 
 
 def add_table_args(parser: argparse.ArgumentParser) -> None:
@@ -86,7 +89,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--memory",
-        type=float,
+        type=bounded(float, MIN_MEMORY_GIB),
         default=12.0,
         metavar="GIB",
         help="memory budget in GiB of the whole solve: what the process holds at the start "
@@ -101,7 +104,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--cores",
-        type=int,
+        type=bounded(int, 1, 4096),
         default=None,
         help="with --estimate: also predict for this many cores (default 16)",
     )
@@ -122,8 +125,9 @@ def run(args: argparse.Namespace) -> int:
     most = 2 * (os.cpu_count() or 1)
     if args.jobs is not None and not 1 <= args.jobs <= most:
         raise UsageError(f"--workers/--jobs must be 1 to {most} (twice the cores of this machine)")
-    if args.memory <= 0:
-        raise UsageError("--memory must be positive")
+    ram = physical_memory_gib()
+    if args.scheduler is None and args.memory > ram:
+        raise UsageError(f"--memory {args.memory:g} is more than this machine has ({ram:.1f} GiB)")
     budget = int(args.memory * (1 << 30))
     if args.cores is not None and args.cores < 1:
         raise UsageError("--cores must be at least 1")
@@ -157,7 +161,9 @@ def run(args: argparse.Namespace) -> int:
 
         shutil.rmtree(path)
     if args.scheduler is not None:
-        from boardlab.solver.cluster import check_scheduler
+        from boardlab.solver.cluster import check_scheduler, scheduler_address
+
+        args.scheduler = scheduler_address(args.scheduler)  # one line for a malformed one
 
         check_scheduler(args.scheduler)  # before any progress bar: a one-line error
     jobs = args.jobs

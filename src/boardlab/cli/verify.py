@@ -9,8 +9,8 @@ from typing import Any
 
 from rich.text import Text
 
-from boardlab.cli.common import UsageError, console, err_console, print_json
-from boardlab.cli.solve import add_table_args, table_rules, tier_progress
+from boardlab.cli.common import UsageError, bounded, console, err_console, fraction, print_json
+from boardlab.cli.solve import MIN_MEMORY_GIB, add_table_args, table_rules, tier_progress
 
 MAX_SAMPLE = 10_000_000
 DEFAULT_SAMPLE = 1000
@@ -47,14 +47,14 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--memory",
-        type=float,
+        type=bounded(float, MIN_MEMORY_GIB),
         default=12.0,
         metavar="GIB",
         help="memory budget in GiB of the whole check, as for solve (default 12)",
     )
     p.add_argument(
         "--fraction",
-        type=float,
+        type=fraction,
         default=1.0,
         help="share of the packs checked, drawn at random, above 0 and at most 1 (default 1: "
         "every pack)",

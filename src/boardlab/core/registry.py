@@ -182,6 +182,8 @@ class GameInfo:
     - `board_facts(rules, position)`: what a front end that draws the board itself needs
       beyond the position text, as a JSON-ready mapping (Dodgem's steps and exit edges, Dot
       Dash's fives and reserves), or None when the game has none to tell;
+    - `table_digests`: the digests published for its tables, 'package/file' (lines of
+      `boardlab tables digest`), or None;
     - `level_data`: where the levels' settings and ratings live, 'package/file' (a TOML file
       shipped in the package: `boardlab.ai.levels`), or None for a game without levels;
     - `level_player(level, settings, rules, tables)`: the player of a level with the given
@@ -216,6 +218,7 @@ class GameInfo:
     table_checker: Callable[[AnyRules], TierChecker | None] | None = field(default=None, repr=False)
     board_facts: Callable[..., Mapping[str, Any]] | None = field(default=None, repr=False)
     level_data: str | None = None
+    table_digests: str | None = None
     level_player: Callable[..., Any] | None = field(default=None, repr=False)
     table_level: int | None = None
     codec: Callable[[AnyRules], Any] | None = field(default=None, repr=False)

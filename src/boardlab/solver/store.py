@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from boardlab.core.errors import BoardLabError, MissingTableError
+from boardlab.core.errors import BoardLabError, CorruptTableError, MissingTableError
 from boardlab.core.outcome import Value
 from boardlab.core.registry import AnyRules, GameInfo, games, get_game
 from boardlab.solver import api
@@ -163,7 +163,10 @@ class TableStore:
             return False
         from boardlab.solver.engine import read_manifest
 
-        manifest = read_manifest(self.path(rules))
+        try:
+            manifest = read_manifest(self.path(rules))
+        except CorruptTableError:
+            return False
         if manifest and manifest.get("complete"):
             return True
         return self._shipped(rules) is not None

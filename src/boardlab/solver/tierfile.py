@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import CorruptTableError
+from boardlab.core.files import open_regular
 
 MAGIC = b"BLTIER1\n"
 FORMAT_VERSION = 2
@@ -128,11 +129,11 @@ class PackFile:
     def __init__(self, path: Path, rebuild_hint: str) -> None:
         self.path = path
         self._hint = rebuild_hint
-        try:
-            self._fd = os.open(path, os.O_RDONLY)
+        try:  # a FIFO or device in its place is refused by type before anything reads it
+            self._fd = open_regular(path)
         except OSError as exc:
             raise CorruptTableError(
-                f"{path}: cannot be read ({exc.strerror}); rebuild it with: {rebuild_hint}"
+                f"{path}: cannot be read ({exc.strerror or exc}); rebuild it with: {rebuild_hint}"
             ) from None
         try:
             self._open()
@@ -161,7 +162,8 @@ class PackFile:
         (hlen,) = struct.unpack_from("<I", head, len(MAGIC))
         start = len(MAGIC) + 4
         if start + hlen + 4 > size:
-            self._fail("truncated header")
+            # a length past the end: the file was cut short, or the length field is damaged
+            self._fail(f"damaged header (its length field says {hlen} bytes; the file has {size})")
         raw = self._read(start, hlen + 4)
         text = raw[:hlen]
         (crc,) = struct.unpack_from("<I", raw, hlen)

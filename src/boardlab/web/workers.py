@@ -165,6 +165,14 @@ class WorkerPool:
             self._flags[slot] = 0
             self._free.append(slot)
 
+    def alive(self) -> bool:
+        """False when the pool was started and one of its processes has died (it is started
+        again on the next request); True before the start and while all run."""
+        with self._lock:
+            pool = self._executor
+        procs = getattr(pool, "_processes", None) or {}
+        return all(p.is_alive() for p in list(procs.values()))
+
     def close(self) -> None:
         """Stop the workers (running requests are told to stop)."""
         for i in range(self.size):

@@ -44,6 +44,7 @@ GAME = GameInfo(
     aliases=("dodgem'",),
     levels=Ref("boardlab.ai.dodgem.levels:player_for_level"),
     level_data="boardlab.ai.dodgem/levels.toml",
+    table_digests="boardlab.games.dodgem/digests.txt",
     table_level=4,
     codec=Ref("boardlab.games.dodgem.codec:DodgemCodec"),
     renderer="dodgem",
