@@ -114,7 +114,20 @@ def stand_in_6x6(tables: Path) -> Path:
         "ruleset": CLASSIC_6,
         "complete": True,
         "spec": game.spec(),
+        "codec": "zstd",
+        "levels": 1,
+        "tiers": len(tiers),
+        "packs": len(names),
+        "positions_indexed": KNOWN_POSITIONS[CLASSIC_6],
         "pack_tiers": pack_tiers,
+        # the totals a complete manifest carries (made up: nothing here reads them)
+        "positions": KNOWN_POSITIONS[CLASSIC_6],
+        "win": 1,
+        "loss": 1,
+        "draw": KNOWN_POSITIONS[CLASSIC_6] - 2,
+        "max_remoteness": 1,
+        "histogram": [],
+        "bytes": 0,
     }
     (folder / MANIFEST).write_text(json.dumps(manifest))
     return folder
