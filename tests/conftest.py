@@ -37,6 +37,15 @@ def private_tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         os.environ["BOARDLAB_TABLES"] = old
 
 
+@pytest.fixture(autouse=True)
+def no_shipped_tables(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stores made in this process see no shipped tables (the package's 3×3 and 4×4 classic
+    ones), so that a fresh folder is empty as the tests of building and missing tables
+    expect; tests of the shipped tables are marked `shipped_tables` and see them."""
+    if request.node.get_closest_marker("shipped_tables") is None:
+        monkeypatch.setattr("boardlab.solver.store.BUNDLED_TABLES", None)
+
+
 @pytest.fixture(scope="session")
 def small_tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder with the complete 3×3 tables (classic, misère, blocked-loses) and the classic
@@ -58,8 +67,9 @@ def small_tables(small_tables_folder: Path) -> TableStore:
 
 @pytest.fixture
 def empty_tables(tmp_path: Path) -> TableStore:
-    """A store over an empty folder: no table can be opened (small ones could be built)."""
-    return TableStore(tmp_path / "tables")
+    """A store over an empty folder, without the package's shipped tables: no table can be
+    opened (small ones could be built)."""
+    return TableStore(tmp_path / "tables", bundled=None)
 
 
 @pytest.fixture(scope="session")

@@ -139,6 +139,10 @@ def run(args: argparse.Namespace) -> int:
 
         est = estimate(require_game(rules), budget=budget)
         print_estimate(est, ruleset_id(rules), args.cores or 16, console)
+        from boardlab.solver.buildcost import save_estimate
+
+        # kept for the web app, which tells its players how long a build takes here
+        save_estimate(table_store(args).folder, ruleset_id(rules), est)
         return 0
     path = table_path(rules, args.tables)
     if not args.force:

@@ -305,6 +305,14 @@ class TableOut(BaseModel):
     message: str | None = None
     phase: Literal["solving", "writing", "opening"] | None = None
     estimate_s: float | None = None
+    # A table too big to build from the page (`buildable` false: its build takes more than a
+    # few minutes here) says what it holds (`positions`), its disk, and the commands that
+    # build or install it.
+    buildable: bool = True
+    estimate_measured: bool = False  # estimate_s from this machine's `solve --estimate`
+    disk_bytes: int | None = None
+    positions: int | None = None
+    commands: list[str] = Field(default_factory=list)
 
 
 class VariantOut(BaseModel):

@@ -33,7 +33,7 @@ from boardlab.core.outcome import Outcome
 from boardlab.core.registry import AnyRules, games, get_game, make_rules
 from boardlab.core.session import GameSession
 from boardlab.solver import analyse
-from boardlab.solver.store import TableStore, rules_key
+from boardlab.solver.store import TableStore, rules_key, solver_view
 from boardlab.web import schemas as s
 from boardlab.web.limits import Budget, sigint_blocked
 from boardlab.web.security import hide_paths
@@ -554,7 +554,7 @@ class Service:
                     total=job.total,
                     message=job.message,
                     phase=job.phase if job.state == "building" else None,  # type: ignore[arg-type]
-                    estimate_s=BUILD_ESTIMATE_S.get(rules.size),
+                    **self._build_cost(rules),
                 )
         try:
             self.table(rules)
@@ -564,7 +564,7 @@ class Service:
                 solvable=True,
                 state="missing",
                 message=hide_paths(str(exc)),
-                estimate_s=BUILD_ESTIMATE_S.get(rules.size),
+                **self._build_cost(rules),
             )
         except CorruptTableError as exc:
             return s.TableOut(
@@ -572,9 +572,37 @@ class Service:
                 solvable=True,
                 state="damaged",
                 message=f"table damaged: {hide_paths(str(exc))}",
-                estimate_s=BUILD_ESTIMATE_S.get(rules.size),
+                **self._build_cost(rules),
             )
         return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
+
+    def _build_cost(self, rules: AnyRules) -> dict[str, Any]:
+        """What a build of these (solvable) rules would take, as TableOut fields: a board
+        built in a few minutes gets its page estimate; a bigger one is not `buildable` from
+        the page and names what it is, its time and disk here, and the commands to run."""
+        from boardlab.solver.api import rebuild_command, require_game
+        from boardlab.solver.buildcost import build_cost
+
+        game = require_game(solver_view(rules))
+        cost = build_cost(game, self.tables.folder)
+        if cost.page_buildable:
+            small = BUILD_ESTIMATE_S.get(rules.size)
+            return {
+                "estimate_s": small if small is not None else cost.seconds,
+                "estimate_measured": cost.measured and small is None,
+                "disk_bytes": cost.disk_bytes,
+            }
+        return {
+            "buildable": False,
+            "estimate_s": cost.seconds,
+            "estimate_measured": cost.measured,
+            "disk_bytes": cost.disk_bytes,
+            "positions": cost.positions,
+            "commands": [
+                rebuild_command(rules),
+                f"boardlab tables install FOLDER-OR-URL/{game.ruleset_id}",
+            ],
+        }
 
     def table(self, rules: AnyRules) -> Any:
         """The open tablebase for these rules; raises MissingTableError or CorruptTableError
@@ -634,6 +662,12 @@ class Service:
         status = self.table_status(rules)
         if status.state not in ("missing", "failed", "damaged"):
             return status
+        if not status.buildable:
+            raise BuildsNotAllowedError(
+                f"this table takes about {status.estimate_s or 0:,.0f} s to build here, too long "
+                f"for the page: build it with `{status.commands[0]}` or install it with "
+                f"`{status.commands[1]}`"
+            )
         key = rules_key(rules)
         other = self.building()
         if other is not None and other != key:

@@ -13,7 +13,7 @@ import { label as estimateLabel, moveMarks, percent, shares } from "./estimate.j
 import { moveValues } from "./movevalues.js";
 import { isComputer, isWatch } from "./seating.js";
 import { resultOf, seats } from "./state.js";
-import { tableNote } from "./tablenote.js";
+import { bigTableText, tableNote } from "./tablenote.js";
 
 /** @type {Record<string, Function>} */
 const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
@@ -444,6 +444,7 @@ export function createView({ store, handlers }) {
       const tb = s.table;
       const time = tb && tb.estimate_s ? formatDuration(tb.estimate_s) : formatDuration(1);
       if (a.table === "building") line.textContent = t("analysis.building");
+      else if (a.table === "missing" && tb && tb.buildable === false) line.textContent = bigTableText(tb);
       else if (a.table === "missing") {
         line.textContent = t("analysis.missing", { time });
         build.textContent = t("level4.offer", { time });
