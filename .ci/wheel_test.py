@@ -2,6 +2,7 @@
 environment outside the repository, and check what a user gets.
 
 - `python -m build` makes exactly one wheel and one sdist, both holding the web page's files;
+- the wheel ships the 3×3 and 4×4 classic tables (manifest, digest and every pack);
 - `boardlab --version` reports the version written in src/boardlab/__init__.py;
 - `import boardlab` imports none of the heavy libraries, and its time is measured and printed;
 - `boardlab solve --size 4` builds the 4×4 table into the user data directory, and numba's
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+SHIPPED_TABLES = ("dodgem-3-classic-wins-normal", "dodgem-4-classic-wins-normal")
 HEAVY = ("numpy", "numba", "fastapi", "rich", "matplotlib", "uvicorn", "pydantic")
 
 
@@ -72,6 +74,18 @@ def _main(root: Path) -> int:
     names = zipfile.ZipFile(wheels[0]).namelist()
     check("boardlab/web/static/index.html" in names, "the wheel holds the web page")
     check("boardlab/py.typed" in names, "the wheel is typed (py.typed)")
+    check("boardlab/data/positions.txt" in names, "the wheel holds the big boards' position counts")
+    for ruleset in SHIPPED_TABLES:
+        shipped = REPO / "src/boardlab/data/tables" / ruleset
+        want = sorted(
+            f"boardlab/data/tables/{ruleset}/{p.relative_to(shipped).as_posix()}"
+            for p in shipped.rglob("*")
+            if p.is_file()
+        )
+        check(
+            bool(want) and all(n in names for n in want),
+            f"the wheel ships the {ruleset} table ({len(want)} files)",
+        )
     with tarfile.open(sdists[0]) as tar:
         members = tar.getnames()
     check(any(m.endswith("src/boardlab/web/static/index.html") for m in members), "sdist page")

@@ -3,11 +3,18 @@
 
 Each game has two socket clients; the side to move answers the opponent's move at once with
 a legal move, and a finished game is followed by its rematch, so every game keeps moving.
-Prints moves per second, the latency from sending a move to the opponent seeing it
+Once every socket has its first state, moves are counted for S seconds: prints moves per
+second, the latency from sending a move to the opponent seeing it
 (p50/p95/p99), errors, and the server process's memory (resident now and at its peak).
 Bounded: loopback only, a fixed number of games, a fixed duration.
 
+The server runs as `boardlab serve` would (--workers processes behind one port, the database
+migrated once before they start) on an SQLite file in a temporary folder, or on the PostgreSQL
+database given by --database (emptied of shared games first: use a database of its own).
+A checkout older than the server's settings module is run as one process, as it was.
+
 Run: python benchmarks/friends_ws.py [--games 200] [--seconds 60] [--size 4]
+                                     [--database sqlite | postgresql://...] [--workers 1]
 """
 
 from __future__ import annotations
@@ -31,16 +38,29 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _machine import header
 
 SERVER = """
-import sys, uvicorn
-from boardlab.web import create_app
+import json, sys, uvicorn
 from boardlab.web.friends.store import FriendLimits
-limits = FriendLimits(open_per_client=100_000, open_total=100_000, messages_per_s=1000,
-                      message_burst=1000, requests_per_s=10_000, request_burst=10_000,
-                      full_sync=sys.argv[4] == "full")
-app = create_app(tables=sys.argv[3])
-app.state.friends.configure(sys.argv[2], limits)
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
-            ws_max_size=limits.message_bytes)
+limits = dict(open_per_client=100_000, open_total=100_000, messages_per_s=1000,
+              message_burst=1000, requests_per_s=10_000, request_burst=10_000,
+              full_sync=sys.argv[4] == "full")
+port, db, tables, workers = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[5])
+try:
+    from boardlab.web.server import ENV, ServeSettings
+except ImportError:  # a checkout from before `serve --workers`: one process, as it ran then
+    from boardlab.web import create_app
+    app = create_app(tables=tables)
+    app.state.friends.configure(db, FriendLimits(**limits))
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    raise SystemExit(0)
+import os
+from boardlab.web.friends import db as dbmod
+engine = dbmod.make_engine(db)
+dbmod.upgrade(engine)
+engine.dispose()
+os.environ[ENV] = ServeSettings(tables=tables, database=db, workers=workers, processes=False,
+                                warm=False, friend_limits=limits).to_env()
+uvicorn.run("boardlab.web.server:app_from_env", factory=True, workers=workers,
+            host="127.0.0.1", port=port, log_level="warning")
 """
 
 
@@ -66,6 +86,28 @@ def memory_mib(pid: int) -> tuple[float, float]:
     return kib("VmRSS") / 1024, kib("VmHWM") / 1024
 
 
+def children(pid: int) -> list[int]:
+    """The process ids of `pid`'s children (the worker processes), Linux /proc."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found.extend(int(x) for x in text)
+    return found
+
+
+def empty_postgres(url: str) -> None:
+    """Drop the shared-games tables of a PostgreSQL database (a benchmark's own)."""
+    from sqlalchemy import text
+
+    from boardlab.web.friends import db as dbmod
+
+    engine = dbmod.make_engine(url)
+    with engine.begin() as conn:
+        for table in ("results", "moves", "seats", "games", "matches", "alembic_version"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))
+    engine.dispose()
+
+
 class Stats:
     def __init__(self) -> None:
         self.sent: dict[tuple[str, int], float] = {}
@@ -74,9 +116,15 @@ class Stats:
         self.errors = 0
         self.games_finished = 0
         self.stop = False
+        self.opened = float("inf")  # moves sent from then on count (every seat has a state)
+        self.seated: set[tuple[str, str]] = set()
+        self.setup_s = 0.0
+        self.window_s = 0.0
 
 
-async def player(base: str, game: str, token: str, stats: Stats, rng: random.Random) -> None:
+async def player(
+    base: str, game: str, token: str, stats: Stats, rng: random.Random, think: float
+) -> None:
     """One seat: moves whenever it is its turn; follows rematches; counts what it sees."""
     url = base.replace("http", "ws", 1)
     while not stats.stop:
@@ -96,10 +144,11 @@ async def player(base: str, game: str, token: str, stats: Stats, rng: random.Ran
                 if msg["type"] != "state":
                     continue
                 s = msg["state"]
+                stats.seated.add((game, token))
                 ply = s["ply"]
                 if ply and s["to_move"] == s["you"]:  # the opponent's move reached this seat
                     t0 = stats.sent.pop((game, ply - 1), None)
-                    if t0 is not None:
+                    if t0 is not None and t0 >= stats.opened:
                         stats.latencies.append(time.perf_counter() - t0)
                         stats.moves += 1
                 if s["next_game"]:
@@ -114,6 +163,8 @@ async def player(base: str, game: str, token: str, stats: Stats, rng: random.Ran
                     if (game, ply) in stats.sent:
                         continue  # sent already; this is an echo of something else
                     move = rng.choice(s["legal_moves"])
+                    if think:  # a player's thinking time: the load is paced, not flat out
+                        await asyncio.sleep(think * (0.5 + rng.random()))
                     stats.sent[(game, ply)] = time.perf_counter()
                     await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
             if next_game is None:
@@ -121,8 +172,9 @@ async def player(base: str, game: str, token: str, stats: Stats, rng: random.Ran
             game = next_game
 
 
-async def run(base: str, games: int, seconds: float, size: int, seed: int) -> Stats:
+async def run(base: str, games: int, seconds: float, size: int, seed: int, think: float) -> Stats:
     stats = Stats()
+    begun = time.perf_counter()
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         seats = []
@@ -133,10 +185,17 @@ async def run(base: str, games: int, seconds: float, size: int, seed: int) -> St
             seats.append((c["id"], c["token"]))
             seats.append((c["id"], c["invite_token"]))
     tasks = [
-        asyncio.create_task(player(base, gid, tok, stats, random.Random(rng.random())))
+        asyncio.create_task(player(base, gid, tok, stats, random.Random(rng.random()), think))
         for gid, tok in seats
     ]
+    # the window opens once every seat's socket has its first state (or after 120 s)
+    setup_until = time.monotonic() + 120
+    while len(stats.seated) < len(seats) and time.monotonic() < setup_until:
+        await asyncio.sleep(0.05)
+    stats.setup_s = time.perf_counter() - begun
+    stats.opened = time.perf_counter()
     await asyncio.sleep(seconds)
+    stats.window_s = time.perf_counter() - stats.opened
     stats.stop = True
     await asyncio.gather(*tasks, return_exceptions=True)
     return stats
@@ -149,20 +208,37 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite (a temporary file, the default) or a PostgreSQL URL of a database of its own",
+    )
+    ap.add_argument("--workers", type=int, default=1, help="server processes (PostgreSQL: 1-8)")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a player thinks before a move, on average (default 0: flat out)",
+    )
+    ap.add_argument(
         "--sync",
         choices=("full", "normal"),
         default="full",
         help="SQLite sync per commit: full (the server's default) or normal",
     )
     args = ap.parse_args()
-    if not (1 <= args.games <= 1000 and 1 <= args.seconds <= 600):
-        raise SystemExit("--games 1-1000 and --seconds 1-600 keep the run bounded")
+    if not (1 <= args.games <= 1000 and 1 <= args.seconds <= 600 and 1 <= args.workers <= 8):
+        raise SystemExit("--games 1-1000, --seconds 1-600 and --workers 1-8 keep it bounded")
     print(header("Shared games over WebSockets"))
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        if args.database == "sqlite":
+            db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        else:
+            db = args.database
+            empty_postgres(db)
+        tables = str(Path(tmp) / "tables")
         proc = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(port), db, str(Path(tmp) / "tables"), args.sync],
+            [sys.executable, "-c", SERVER, str(port), db, tables, args.sync, str(args.workers)],
         )
         base = f"http://127.0.0.1:{port}"
         try:
@@ -177,18 +253,29 @@ def main() -> None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
             idle_rss, _ = memory_mib(proc.pid)
-            started = time.perf_counter()
-            stats = asyncio.run(run(base, args.games, args.seconds, args.size, args.seed))
-            elapsed = time.perf_counter() - started
+            stats = asyncio.run(
+                run(base, args.games, args.seconds, args.size, args.seed, args.think)
+            )
+            elapsed = stats.window_s
             rss, peak = memory_mib(proc.pid)
+            for child in children(proc.pid):
+                r, p = memory_mib(child)
+                rss, peak = rss + r, peak + p
         finally:
             proc.terminate()
             proc.wait(20)
     lat = [x * 1000 for x in stats.latencies]
+    where = (
+        f"SQLite file, WAL, synchronous={args.sync.upper()}"
+        if args.database == "sqlite"
+        else "PostgreSQL"
+    )
     print(
         f"{args.games} games ({2 * args.games} sockets), {args.size}×{args.size} Dodgem, "
-        f"{args.seconds:.0f} s on loopback; SQLite file, WAL, synchronous={args.sync.upper()}"
+        f"{args.seconds:.0f} s on loopback; {where}; {args.workers} server process(es); "
+        f"thinking {args.think:g} s a move"
     )
+    print(f"set-up (games made, every socket seated): {stats.setup_s:.1f} s")
     print(f"moves seen by the opponent: {stats.moves} ({stats.moves / elapsed:.1f} moves/s)")
     print(f"games finished (and rematched): {stats.games_finished}")
     if lat:

@@ -1,24 +1,23 @@
 """A league with some levels' settings changed for this run only: how a ladder's step is
-tried before a setting is kept in the code.
+tried before the calibrator or a person writes a setting into the game's level data.
 
     nice -n 5 python benchmarks/trial.py --set 4:qdepth=4 -- \\
         --game dotdash --variant frozen --size 12 --levels 3,4 --games 20 --seed 1 --setups \\
         --journal trial.jsonl
-    nice -n 5 python benchmarks/trial.py --set l3_nodes=20000 -- \\
+    nice -n 5 python benchmarks/trial.py --set 3:nodes=20000 -- \\
         --game dodgem --variant blocked-loses --size 8 --levels 2,3 --games 10 --seed 1
 
-Everything after `--` is `boardlab league`'s command line (its `--game`, `--variant` and
-`--size` name the board whose levels change). Dot Dash: `--set LEVEL:FIELD=VALUE[,...]`
-changes fields of that level's `LevelSettings` (depth, style, blunder, noise, time,
-qdepth), and `--set` may be repeated. Dodgem: `--set FIELD=VALUE[,...]` changes fields of
-the board's `Tuning`. Worker processes (`--jobs`) inherit the change. A journal written
-under changed settings belongs to them: start a new file for each trial.
+Everything after `--` is `boardlab league`'s command line. `--set LEVEL:FIELD=VALUE[,...]`
+changes fields of that level's `boardlab.ai.levels.LevelSettings` (depth, nodes, time, noise,
+blunder, style, qdepth, contempt) on the league's board, and `--set` may be repeated. The
+change travels in the player's name (`3:nodes=20000`, which `boardlab league --levels` takes
+as well), so worker processes (`--jobs`) and the journal see it. A journal written under
+changed settings belongs to them: start a new file for each trial.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,79 +26,48 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _machine import header
 
-from boardlab.ai.dodgem import levels as dodgem_levels
-from boardlab.ai.dotdash import players as dotdash_players
-from boardlab.cli.common import DEFAULT_GAME
+from boardlab.ai.levels import LevelSettings, spec_of, split_spec
 from boardlab.cli.main import main as boardlab_main
+from boardlab.core.errors import UsageError
+
+LEVELS = ("1", "2", "3", "4")
 
 
-def _value(text: str) -> Any:
-    """A setting's value: none, an int, or a float."""
-    if text.lower() == "none":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
-        raise SystemExit(f"trial: {text!r} is not a number") from None
-
-
-def _fields(text: str, cls: type) -> dict[str, Any]:
-    """FIELD=VALUE[,FIELD=VALUE...] checked against the dataclass `cls`."""
-    known = {f.name for f in dataclasses.fields(cls)}
-    out: dict[str, Any] = {}
-    for item in text.split(","):
-        name, sep, value = item.partition("=")
-        name = name.strip()
-        if not sep or name not in known:
-            raise SystemExit(
-                f"trial: {item!r} is not FIELD=VALUE with a field of {cls.__name__} "
-                f"({', '.join(sorted(known))})"
-            )
-        out[name] = _value(value.strip())
-    return out
-
-
-def change_dotdash(sets: list[str]) -> str:
-    """Make `player_for_level` see the changed levels; returns what changed, in words."""
+def parse_sets(sets: list[str]) -> dict[int, dict[str, Any]]:
+    """'LEVEL:FIELD=VALUE[,FIELD=VALUE...]' items to changes by level (a one-line exit for
+    anything else)."""
     changes: dict[int, dict[str, Any]] = {}
     for text in sets:
         level, sep, rest = text.partition(":")
-        if not sep or level not in {"1", "2", "3", "4"}:
+        if not sep or level not in LEVELS:
             raise SystemExit(f"trial: {text!r} is not LEVEL:FIELD=VALUE (levels 1 to 4)")
-        changes.setdefault(int(level), {}).update(_fields(rest, dotdash_players.LevelSettings))
-    original = dotdash_players.level_settings
+        try:
+            _, fields = split_spec(":".join([level, *rest.split(",")]))
+            LevelSettings(depth=1).changed(**fields)
+        except UsageError as exc:
+            raise SystemExit(f"trial: {text!r}: {exc}") from None
+        changes.setdefault(int(level), {}).update(fields)
+    return changes
 
-    def level_settings(
-        size: int, mode: str = "standard"
-    ) -> tuple[dotdash_players.LevelSettings, ...]:
-        levels = list(original(size, mode))
-        for level, fields in changes.items():
-            levels[level - 1] = dataclasses.replace(levels[level - 1], **fields)
-        return tuple(levels)
 
-    dotdash_players.level_settings = level_settings  # type: ignore[assignment]
-    return "; ".join(
-        f"level {level}: " + ", ".join(f"{k}={v}" for k, v in fields.items())
-        for level, fields in sorted(changes.items())
+def rewrite_levels(league: list[str], changes: dict[int, dict[str, Any]]) -> list[str]:
+    """The league's command line with each changed level named with its changes."""
+    out = list(league)
+    for i, arg in enumerate(out):
+        if arg == "--levels" and i + 1 < len(out):
+            out[i + 1] = _renamed(out[i + 1], changes)
+        elif arg.startswith("--levels="):
+            out[i] = "--levels=" + _renamed(arg.removeprefix("--levels="), changes)
+    if not any(a == "--levels" or a.startswith("--levels=") for a in out):
+        out += ["--levels", _renamed(",".join(LEVELS), changes)]
+    return out
+
+
+def _renamed(levels: str, changes: dict[int, dict[str, Any]]) -> str:
+    names = [n.strip() for n in levels.split(",")]
+    return ",".join(
+        spec_of(int(n), changes[int(n)]) if n.isdigit() and int(n) in changes else n for n in names
     )
-
-
-def change_dodgem(sets: list[str]) -> str:
-    """Make `dodgem_player` see the changed tuning; returns what changed, in words."""
-    fields: dict[str, Any] = {}
-    for text in sets:
-        fields.update(_fields(text, dodgem_levels.Tuning))
-    original = dodgem_levels.tuning
-
-    def tuning(variant: str, size: int) -> dodgem_levels.Tuning:
-        return dataclasses.replace(original(variant, size), **fields)
-
-    dodgem_levels.tuning = tuning  # type: ignore[assignment]
-    return ", ".join(f"{k}={v}" for k, v in fields.items())
 
 
 def main(argv: list[str]) -> int:
@@ -109,19 +77,13 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--set", action="append", default=[], metavar="CHANGE", required=True)
     args = p.parse_args(argv[:cut])
-    league = argv[cut + 1 :]
-    # the league's own reading of --game (either "--game NAME" or "--game=NAME")
-    board = argparse.ArgumentParser(add_help=False)
-    board.add_argument("--game", default=DEFAULT_GAME)
-    game = board.parse_known_args(league)[0].game
-    if game == "dotdash":
-        said = change_dotdash(args.set)
-    elif game == "dodgem":
-        said = change_dodgem(args.set)
-    else:
-        raise SystemExit(f"trial: no settings to change for {game!r}")
+    changes = parse_sets(args.set)
+    said = "; ".join(
+        f"level {level}: " + ", ".join(f"{k}={v}" for k, v in fields.items())
+        for level, fields in sorted(changes.items())
+    )
     print(header(f"trial ({said})"), file=sys.stderr)
-    return boardlab_main(["league", *league])
+    return boardlab_main(["league", *rewrite_levels(argv[cut + 1 :], changes)])
 
 
 if __name__ == "__main__":

@@ -6,11 +6,18 @@ For `--seconds` (default 60) on loopback only:
 - 5 clients send the heaviest requests the API accepts (8×8 level-4 playouts of 1000 plies,
   level-4 moves on 6×6 to 8×8, table builds), each giving up after 10 s and sending the next;
 - 2 clients send oversized bodies (10 MB of unknown JSON keys);
-- one client asks /api/health every 0.1 s.
+- one client asks /api/health every 0.1 s;
+- optionally (`--idle N`): one address holds N idle sockets, each sending one header line
+  every 10 s; a socket the server closed is opened again at the next 10 s tick;
+- optionally (`--squat N`): N addresses create shared games that nobody joins, as fast as
+  the server lets them (normal clients then try to create one every few seconds);
+- optionally (`--ws-garbage N`): N clients open game sockets and send binary frames,
+  `[` * 3000 and oversized text, reconnecting after every close.
 Each simulated client connects from its own loopback address (127.0.0.10 and up), so the
 server tells them apart as it would clients on a network.
-Prints normal-play p50/p95/p99, health latency, errors by kind and the server's memory (RSS
-of the server and its children) at start and end.
+Prints normal-play p50/p95/p99, health latency, errors by kind, the server's memory (RSS
+of the server and its children) at start and end, and the size of its log (and how many
+tracebacks it holds).
 
 Run: python benchmarks/web_abuse.py [--seconds 60] [--port 8161] [--src DIR]
 (`--src` runs the server from another source tree, e.g. an older checkout, for comparison.)
@@ -74,13 +81,26 @@ def rss_mb(pid: int, children_too: bool = True) -> float:
     return total / 1024
 
 
-def start_server(port: int, tables: Path, src: Path | None) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, tables: Path, src: Path | None, log: Path, file_limit: int | None = None
+) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
+    env["BOARDLAB_DATABASE"] = f"sqlite:///{tables.parent / 'friends.sqlite3'}"
     if src is not None:
         env["PYTHONPATH"] = str(src)
     cmd = [sys.executable, "-m", "boardlab", "serve", "--host", HOST, "--port", str(port),
            "--tables", str(tables)]  # fmt: skip
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def limit_files() -> None:  # the usual soft limit of a login session, e.g. 1024
+        import resource
+
+        if file_limit is not None:
+            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+            resource.setrlimit(resource.RLIMIT_NOFILE, (file_limit, hard))
+
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(cmd, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                                preexec_fn=limit_files)  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -120,6 +140,7 @@ def warm_up(base: str, pid: int) -> None:
 
 class Stats:
     def __init__(self) -> None:
+        self.held = 0  # idle sockets open now
         self.lock = threading.Lock()
         self.times: dict[str, list[float]] = collections.defaultdict(list)
         self.codes: dict[str, collections.Counter[str]] = collections.defaultdict(
@@ -230,6 +251,130 @@ def oversized_client(base: str, k: int, stop: threading.Event, stats: Stats) -> 
             time.sleep(0.2)
 
 
+def idle_sockets(port: int, count: int, stop: threading.Event, stats: Stats) -> None:
+    """`count` sockets from 127.0.0.70 that send a request head one line every 10 s and
+    never finish it; a socket the server closed is opened again at the next tick."""
+    import socket
+
+    socks: list[socket.socket | None] = [None] * count
+    since = [0.0] * count  # when each was opened
+    last = 0.0
+    while not stop.is_set():
+        now = time.monotonic()
+        trickle = now - last >= 10
+        if trickle:
+            last = now
+        for i, sock in enumerate(socks):
+            if stop.is_set():
+                break
+            if sock is None:
+                if not trickle:  # closed ones are opened again on the next 10 s tick
+                    continue
+                fresh = socket.socket()
+                try:
+                    fresh.bind(("127.0.0.70", 0))
+                    fresh.settimeout(2)
+                    fresh.connect((HOST, port))
+                    fresh.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+                    fresh.setblocking(False)
+                    socks[i] = fresh
+                    since[i] = time.monotonic()
+                    stats.add("idle", None, "opened")
+                except OSError as exc:
+                    stats.add("idle", None, f"connect {type(exc).__name__}")
+                    fresh.close()
+                continue
+            try:
+                data: bytes | None = sock.recv(4096)
+            except BlockingIOError:
+                data = None  # open and silent: as the abuser wants
+            except OSError:
+                data = b""
+            if data is not None:  # the server answered (a 503) or closed it
+                stats.add("idle", None, "503" if data.startswith(b"HTTP/1.1 503") else "closed")
+                sock.close()
+                socks[i] = None
+                continue
+            if trickle:
+                try:
+                    sock.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    sock.close()
+                    socks[i] = None
+        time.sleep(0.2)
+    held = 0
+    now = time.monotonic()
+    for sock, opened in zip(socks, since, strict=True):
+        if sock is None:
+            continue
+        try:
+            sock.recv(4096)
+        except BlockingIOError:  # open and unanswered for longer than a head may take
+            held += now - opened > 12
+        except OSError:
+            pass
+        sock.close()
+    with stats.lock:
+        stats.held = held
+
+
+def squatter(base: str, k: int, stop: threading.Event, stats: Stats) -> None:
+    """One address creating shared games that nobody joins."""
+    with client_at_net(base, 1, k, 10) as client:
+        while not stop.is_set():
+            r = timed(stats, "squat", client, "POST", "/api/friends", json={"size": 3})
+            if r is not None and r.status_code == 429:
+                time.sleep(1.0)
+
+
+def ws_garbage(port: int, k: int, stop: threading.Event, stats: Stats, game: str) -> None:
+    """Open a game's socket from 127.0.0.(90+k), send a bad frame, note the close code."""
+    import socket
+
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
+    from websockets.sync.client import connect
+
+    frames: list[str | bytes] = [b"\x00\xffbinary", "[" * 3000, "x" * 5000]
+    i = 0
+    while not stop.is_set():
+        i += 1
+        sock = socket.socket()
+        try:
+            sock.bind((f"127.0.0.{90 + k}", 0))
+            sock.connect((HOST, port))
+            with connect(f"ws://{HOST}:{port}/api/friends/{game}/ws", sock=sock,
+                         open_timeout=5, max_size=None) as ws:  # fmt: skip
+                ws.send(frames[i % len(frames)])
+                try:
+                    ws.recv(timeout=5)
+                    stats.add("ws-garbage", None, "answered")
+                except ConnectionClosed as exc:
+                    code = exc.rcvd.code if exc.rcvd else "none"
+                    stats.add("ws-garbage", None, f"closed {code}")
+        except (OSError, InvalidHandshake, TimeoutError) as exc:
+            stats.add("ws-garbage", None, type(exc).__name__)
+        finally:
+            sock.close()
+
+
+def client_at_net(base: str, net: int, n: int, timeout: float) -> httpx.Client:
+    """An HTTP client from 127.0.<net>.<n>."""
+    transport = httpx.HTTPTransport(local_address=f"127.0.{net}.{n}")
+    return httpx.Client(base_url=base, timeout=timeout, transport=transport)
+
+
+def friend_creator(base: str, stop: threading.Event, stats: Stats) -> None:
+    """A normal user creating a shared game every 3 s (resigned at once): does it get one?"""
+    with client_at(base, 61, 30) as client:
+        while not stop.is_set():
+            r = timed(stats, "friend", client, "POST", "/api/friends", json={"size": 3})
+            if r is not None and r.status_code == 200:
+                token = r.json()["token"]
+                client.post(f"/api/friends/{r.json()['id']}/resign",
+                            headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+            time.sleep(3)
+
+
 def health_client(base: str, stop: threading.Event, stats: Stats) -> None:
     with client_at(base, 60, 30) as client:
         while not stop.is_set():
@@ -245,7 +390,19 @@ def main() -> None:
     ap.add_argument("--normal", type=int, default=NORMAL, help=f"normal clients ({NORMAL})")
     ap.add_argument("--heavy", type=int, default=HEAVY, help=f"heavy clients ({HEAVY})")
     ap.add_argument("--oversized", type=int, default=OVERSIZED, help=f"({OVERSIZED})")
+    ap.add_argument("--idle", type=int, default=0, help="idle sockets from one address (0)")
+    ap.add_argument("--squat", type=int, default=0, help="addresses squatting games (0)")
+    ap.add_argument("--ws-garbage", type=int, default=0, help="WebSocket garbage clients (0)")
+    ap.add_argument(
+        "--file-limit", type=int, default=None, help="the server's soft open-file limit"
+    )
     args = ap.parse_args()
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = args.idle + 256
+    if soft < want:  # the idle sockets live in this process
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
     normal_n = min(max(args.normal, 0), 25)
     heavy_n = min(max(args.heavy, 0), 5)
     oversized_n = min(max(args.oversized, 0), 2)
@@ -255,9 +412,12 @@ def main() -> None:
           f" server source: {args.src or 'installed package'}")  # fmt: skip
     load_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="boardlab-abuse-") as tmp:
-        proc = start_server(args.port, Path(tmp) / "tables", args.src)
+        log = Path(tmp) / "server.log"
+        proc = start_server(args.port, Path(tmp) / "tables", args.src, log, args.file_limit)
         try:
             warm_up(base, proc.pid)
+            game = httpx.post(f"{base}/api/friends", json={"size": 3}).json()["id"]
+            log_start = log.stat().st_size
             mem_start = rss_mb(proc.pid)
             main_start = rss_mb(proc.pid, children_too=False)
             stats = Stats()
@@ -269,6 +429,14 @@ def main() -> None:
             threads += [threading.Thread(target=oversized_client, args=(base, k, stop, stats))
                         for k in range(oversized_n)]  # fmt: skip
             threads.append(threading.Thread(target=health_client, args=(base, stop, stats)))
+            threads.append(threading.Thread(target=friend_creator, args=(base, stop, stats)))
+            if args.idle:
+                idle_args = (args.port, args.idle, stop, stats)
+                threads.append(threading.Thread(target=idle_sockets, args=idle_args))
+            threads += [threading.Thread(target=squatter, args=(base, 1 + k, stop, stats))
+                        for k in range(min(args.squat, 250))]  # fmt: skip
+            threads += [threading.Thread(target=ws_garbage, args=(args.port, k, stop, stats, game))
+                        for k in range(min(args.ws_garbage, 10))]  # fmt: skip
             for t in threads:
                 t.daemon = True
                 t.start()
@@ -284,6 +452,7 @@ def main() -> None:
             time.sleep(5)
             mem_after = rss_mb(proc.pid)
             main_end = rss_mb(proc.pid, children_too=False)
+            log_text = log.read_bytes()[log_start:]
         finally:
             proc.terminate()
             try:
@@ -306,11 +475,19 @@ def main() -> None:
         h50, h95, htop = statistics.median(health), percentile(health, 0.95), max(health)
         print(f"health: {len(health)} answered, p50 {h50 * ms:.1f} ms, "
               f"p95 {h95 * ms:.1f} ms, max {htop * ms:.1f} ms")  # fmt: skip
-    for group in ("normal", "heavy", "oversized", "health"):
+    for group in ("normal", "heavy", "oversized", "health", "friend", "idle", "squat",
+                  "ws-garbage"):  # fmt: skip
+        if group not in stats.codes:
+            continue
         codes = dict(sorted(stats.codes[group].items()))
         print(f"{group} outcomes: {codes}")
     bad = sum(n for code, n in stats.codes["normal"].items() if code not in ("200", "game over"))
     print(f"normal-play errors: {bad}")
+    if args.idle:
+        print(f"idle sockets open and unanswered for over 12 s at the end: {stats.held}")
+    tracebacks = log_text.count(b"Traceback")
+    print(f"server log during the run: {len(log_text):,} bytes, {tracebacks} tracebacks, "
+          f"{log_text.count(b'refused')} refusal lines")  # fmt: skip
     print(f"server memory: start {mem_start:.0f} MB, peak {mem_peak:.0f} MB, "
           f"end {mem_end:.0f} MB, 5 s after {mem_after:.0f} MB (with worker processes); "
           f"server process alone {main_start:.0f} -> {main_end:.0f} MB")  # fmt: skip

@@ -2,7 +2,8 @@
 
     core <- games <- (solver, ai) <- (cli, web, integrations)
 
-read from the source (every import statement, in functions and `TYPE_CHECKING` blocks too).
+read from the source (every import statement, in functions and `TYPE_CHECKING` blocks too,
+and every `import_module("boardlab…")` with a literal name).
 Pieces a game declares in a higher layer (its players) are named by `Ref`, resolved at run
 time as entry points are; they are checked apart: each must resolve, and only into the
 layers of that game's own folders.
@@ -57,8 +58,24 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
             else:
                 out.add(target)
                 out.update(subs)
+        elif isinstance(node, ast.Call) and _called(node) == "import_module" and node.args:
+            arg = node.args[0]
+            if (
+                isinstance(arg, ast.Constant)
+                and isinstance(arg.value, str)
+                and arg.value.split(".")[0] == "boardlab"
+            ):
+                out.add(arg.value)
     out.discard(name)
     return {m for m in out if m in known}
+
+
+def _called(node: ast.Call) -> str:
+    """The name a call calls: `f(...)` and `x.f(...)` both give 'f'."""
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
 
 
 def graph() -> dict[str, set[str]]:
@@ -129,12 +146,40 @@ def test_the_graph_reader_sees_cycles_and_upward_edges() -> None:
     assert "boardlab.core.registry" in g["boardlab.games.dodgem"]
     assert "boardlab.games.dodgem.kernel" in g["boardlab.ai.dodgem.search"]
     assert layer("boardlab.web.app") > layer("boardlab.ai.base") > layer("boardlab.core.rules")
+    # a module imported by a literal name is an edge too
+    assert "boardlab.solver.api" in g["boardlab.web.service"]
+
+
+def test_a_literal_import_module_is_an_edge(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(
+        "import importlib\nfrom importlib import import_module\n"
+        "def f():\n    importlib.import_module('boardlab.web.app')\n"
+        "    import_module('boardlab.core.rules')\n    import_module(name)\n"
+    )
+    known = {"boardlab.web.app", "boardlab.core.rules", "boardlab.ai.base"}
+    assert imports_of("boardlab.ai.base", path, known) == {
+        "boardlab.web.app",
+        "boardlab.core.rules",
+    }
+
+
+def test_outside_players_are_declared_entry_points_that_resolve() -> None:
+    """Players from outside frameworks register by entry point (`boardlab.players`), as
+    games do, instead of a hidden import; each names a callable in the integrations."""
+    from importlib.metadata import entry_points
+
+    found = {ep.name: ep.value for ep in entry_points(group="boardlab.players")}
+    assert found.get("openspiel") == "boardlab.integrations.openspiel:openspiel_player"
+    for value in found.values():
+        module = value.partition(":")[0]
+        assert module in modules() and layer(module) == LAYERS["integrations"]
 
 
 @pytest.mark.parametrize("name", sorted(games()))
 def test_declared_pieces_resolve_within_the_games_own_folders(name: str) -> None:
     info: GameInfo = games()[name]
-    pieces = [info.levels, info.forced, info.solver_adapter]
+    pieces = [info.levels, info.forced, info.solver_adapter, info.table_checker, info.solver_shape]
     if info.setup is not None:
         pieces.append(info.setup.agent)
     for piece in pieces:

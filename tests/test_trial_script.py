@@ -11,8 +11,9 @@ from types import ModuleType
 
 import pytest
 
-from boardlab.ai.dodgem import levels as dodgem_levels
-from boardlab.ai.dotdash import players as dotdash_players
+from boardlab.ai.base import make_player
+from boardlab.ai.dodgem.players import SearchPlayer
+from boardlab.ai.dotdash.players import DotDashSearchPlayer
 from boardlab.core import make_rules
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "trial.py"
@@ -30,33 +31,32 @@ def load() -> ModuleType:
         sys.path.remove(str(SCRIPT.parent))
 
 
-def test_a_dotdash_change_reaches_the_players_of_that_level_only(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_dotdash_change_reaches_the_players_of_that_level_only() -> None:
     trial = load()
-    monkeypatch.setattr(dotdash_players, "level_settings", dotdash_players.level_settings)
     rules = make_rules("dotdash", "frozen", 12)
-    before = [dotdash_players.player_for_level(n, rules) for n in (3, 4)]
-    said = trial.change_dotdash(["4:qdepth=1,noise=7"])
-    assert said == "level 4: qdepth=1, noise=7"
-    three, four = (dotdash_players.player_for_level(n, rules) for n in (3, 4))
-    assert isinstance(four, dotdash_players.DotDashSearchPlayer)
-    assert (four.qdepth, four.noise) == (1, 7)
-    assert isinstance(three, dotdash_players.DotDashSearchPlayer)
-    assert isinstance(before[0], dotdash_players.DotDashSearchPlayer)
-    assert (three.qdepth, three.noise) == (before[0].qdepth, before[0].noise)
+    before = make_player("3", rules)
+    changes = trial.parse_sets(["4:qdepth=1,noise=7"])
+    league = trial.rewrite_levels(["--game", "dotdash", "--levels", "3,4"], changes)
+    assert league == ["--game", "dotdash", "--levels", "3,4:noise=7:qdepth=1"]
+    three, four = (make_player(n, rules) for n in league[-1].split(","))
+    assert isinstance(four, DotDashSearchPlayer) and (four.qdepth, four.noise) == (1, 7)
+    assert isinstance(three, DotDashSearchPlayer) and isinstance(before, DotDashSearchPlayer)
+    assert (three.qdepth, three.noise) == (before.qdepth, before.noise)
 
 
-def test_a_dodgem_change_reaches_the_tuning(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dodgem_change_reaches_the_level() -> None:
     trial = load()
-    monkeypatch.setattr(dodgem_levels, "tuning", dodgem_levels.tuning)
-    usual = dodgem_levels.tuning("blocked-loses", 8)
-    trial.change_dodgem(["l3_nodes=1234"])
-    changed = dodgem_levels.tuning("blocked-loses", 8)
-    assert changed.l3_nodes == 1234 and changed.l2_depth == usual.l2_depth
+    rules = make_rules("dodgem", "blocked-loses", 8)
+    league = trial.rewrite_levels(["--levels=2,3"], trial.parse_sets(["3:nodes=1234"]))
+    assert league == ["--levels=2,3:nodes=1234"]
+    usual, changed = make_player("3", rules), make_player("3:nodes=1234", rules)
+    assert isinstance(changed, SearchPlayer) and isinstance(usual, SearchPlayer)
+    assert changed.nodes == 1234 and changed.max_depth == usual.max_depth != 1234
 
 
-@pytest.mark.parametrize("change", ["5:depth=2", "4:depth", "4:speed=2", "4:depth=deep", "depth=2"])
+@pytest.mark.parametrize(
+    "change", ["5:depth=2", "4:depth", "4:speed=2", "4:depth=deep", "depth=2", "3:nodes"]
+)
 def test_a_bad_change_is_refused_in_one_line(change: str) -> None:
     args = ["--set", change, "--", "--game", "dotdash", "--size", "7", "--levels", "1,2"]
     run = subprocess.run(

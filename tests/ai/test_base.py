@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from boardlab.ai.base import RandomPlayer, default_level, level_names, make_player, player_choices
 from boardlab.ai.beginner import BlunderingPlayer
+from boardlab.ai.dotdash.levels import player_for_level as dotdash_levels
 from boardlab.ai.dotdash.players import DotDashSearchPlayer
-from boardlab.ai.dotdash.players import player_for_level as dotdash_levels
 from boardlab.core.errors import UsageError
 from boardlab.core.registry import Ref, get_game, make_rules
 
@@ -47,3 +48,31 @@ def test_unknown_players_are_usage_errors() -> None:
     for spec in ("0", "5", "grandmaster", ""):
         with pytest.raises(UsageError, match="unknown player"):
             make_player(spec, rules)
+
+
+def test_outside_players_come_from_their_registration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players named 'PREFIX:...' are made by the factory registered for PREFIX (an entry
+    point of the `boardlab.players` group, or `register_player`); a factory whose package is
+    missing gives a one-line error, and an unknown prefix is an unknown player."""
+    from boardlab.ai import base
+
+    rules = make_rules("dodgem", "classic", 3)
+    made: list[str] = []
+
+    def factory(name: str) -> RandomPlayer:
+        made.append(name)
+        return RandomPlayer()
+
+    monkeypatch.setitem(base._REGISTERED, "toybot", factory)
+    assert isinstance(make_player("toybot:7", rules), RandomPlayer) and made == ["toybot:7"]
+
+    class Missing:
+        def load(self) -> Any:
+            raise ModuleNotFoundError("no", name="somelib")
+
+    monkeypatch.setattr(base, "outside_players", lambda: {"gone": Missing()})
+    with pytest.raises(UsageError, match="somelib, which is not installed") as info:
+        make_player("gone:1", rules)
+    assert "\n" not in str(info.value)
+    with pytest.raises(UsageError, match="unknown player"):
+        make_player("nobody:1", rules)

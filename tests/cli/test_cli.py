@@ -109,11 +109,12 @@ def test_human_against_human_to_the_end() -> None:
     ]
     out = boardlab("play", "--size", "3", "--red", "human", stdin="\n".join(moves) + "\n")
     assert out.returncode == 0, out.stderr
-    assert "Blue wins (cleared)" in out.stdout
+    assert "Blue wins — all cars left the board" in out.stdout  # the web page's words
 
 
 def test_watch_many_games_prints_totals() -> None:
-    out = boardlab("watch", "--size", "3", "--games", "20", "--seed", "5")
+    sides = ("--blue", "random", "--red", "random")
+    out = boardlab("watch", "--size", "3", "--games", "20", "--seed", "5", *sides)
     assert out.returncode == 0, out.stderr
     last = [line for line in out.stdout.splitlines() if "│" in line][-1]
     counts = [int(x) for x in last.replace("│", " ").split()]
@@ -125,6 +126,8 @@ def test_watch_one_game_shows_the_moves() -> None:
     out = boardlab("watch", "--size", "3", "--seed", "5", "--delay", "0")
     assert out.returncode == 0, out.stderr
     assert "blue plays" in out.stdout and ("wins" in out.stdout or "Draw" in out.stdout)
+    # by default the game's default level plays both sides, not the random player
+    assert "blue level 3, red level 3" in out.stdout
 
 
 def test_dotdash_pie_against_the_computer_seats_the_players_by_its_choice() -> None:

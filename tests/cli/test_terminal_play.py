@@ -4,6 +4,7 @@ the web app does."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rich.console import Console
@@ -95,7 +96,7 @@ def test_help_gives_each_sides_directions_and_the_variants_own_ending() -> None:
 def test_watch_names_the_levels_as_records_do() -> None:
     out = boardlab("watch", "--size", "3", "--games", "2", "--red", "1", "--seed", "2")
     assert out.returncode == 0, out.stderr
-    assert "2 games: blue random vs red level 1" in out.stdout
+    assert "2 games: blue level 3 vs red level 1" in out.stdout  # blue: the default level
 
 
 def test_the_finished_board_shows_no_side_to_move() -> None:
@@ -106,3 +107,19 @@ def test_the_finished_board_shows_no_side_to_move() -> None:
     with console.capture() as cap:
         console.print(render_board(rules, after, move))  # type: ignore[arg-type]
     assert "to move" not in cap.get()
+
+
+def test_level_4_announces_its_forced_win_and_undo_says_what_it_took_back(
+    small_tables_folder: Path,
+) -> None:
+    out = boardlab(
+        "play", "--size", "3", "--red", "4", "--seed", "1", "--tables", str(small_tables_folder),
+        stdin="a2-b2\nundo\nredo\nquit\n",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    # the start is lost for blue: level 4 (red) says so after its reply, as the web page does
+    assert re.search(r"red \(level 4\) has a forced win in \d+ moves \(\d+ plies\)\.", out.stdout)
+    reply = re.search(r"red \(level 4\) plays (\S+)", out.stdout)
+    assert reply is not None
+    assert f"took back a2-b2, {reply.group(1)}" in out.stdout
+    assert f"replayed a2-b2, {reply.group(1)}" in out.stdout

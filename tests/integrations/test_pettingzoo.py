@@ -123,7 +123,7 @@ def test_ply_limit_truncates() -> None:
         e.step(int(np.flatnonzero(obs["action_mask"])[0]))
     _, reward, terminated, truncated, info = e.last()
     assert truncated and not terminated and reward == 0
-    assert info["result"] == "Draw (move-limit)"
+    assert info["result"] == "Draw — move limit reached"
 
 
 def test_illegal_move_loses() -> None:

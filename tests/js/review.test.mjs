@@ -51,3 +51,28 @@ test("every learning text fills the same placeholders in both languages", () => 
   const differ = Object.keys(LEARN_EN).filter((k) => slots(LEARN_EN[k]) !== slots(LEARN_JA[k]));
   assert.deepEqual(differ, []);
 });
+
+import { stepPly } from "../../src/boardlab/web/static/js/review.js";
+
+test("arrow keys step through the moves and stop at the ends", () => {
+  assert.equal(stepPly(null, 1, 5), 1);
+  assert.equal(stepPly(null, -1, 5), 5);
+  assert.equal(stepPly(3, 1, 5), 4);
+  assert.equal(stepPly(3, -1, 5), 2);
+  assert.equal(stepPly(5, 1, 5), 5);
+  assert.equal(stepPly(1, -1, 5), 1);
+  assert.equal(stepPly(null, 1, 0), null);
+});
+
+import { sideSummaries, sideText } from "../../src/boardlab/web/static/js/review.js";
+
+test("each side's moves are counted by what they did to the value", () => {
+  /** @param {string} side @param {string} mark */
+  const by = (side, mark) => /** @type {any} */ ({ side, mark });
+  const moves = [by("blue", "kept"), by("red", "kept"), by("blue", "win-loss"), by("red", "slower"), by("blue", "kept"), by("red", "draw-loss")];
+  const [blue, red] = sideSummaries(moves);
+  assert.deepEqual(blue, { side: "blue", moves: 3, kept: 2, slower: 0, "win-draw": 0, "win-loss": 1, "draw-loss": 0 });
+  assert.deepEqual(red, { side: "red", moves: 3, kept: 1, slower: 1, "win-draw": 0, "win-loss": 0, "draw-loss": 1 });
+  assert.equal(sideText(blue, t), "Blue: 2 of 3 moves kept the value · 1 × win → loss");
+  assert.equal(sideText(red, t), "Red: 1 of 3 moves kept the value · 1 slower · 1 × draw → loss");
+});

@@ -30,3 +30,44 @@ test("scrolling stays inside the zoomed board", () => {
   // a viewport wider than the board never scrolls back past 0
   assert.deepEqual(zoomScroll({ x: 100, y: 100, w: 100, h: 100, vw: 300, vh: 300, k: 2 }), { left: 0, top: 0 });
 });
+
+import { pickPoint, targetRadius } from "../../src/boardlab/web/static/js/boards/zoom.js";
+
+const cands = [
+  { p: "J10", x: 590, y: 590 },
+  { p: "J7", x: 590, y: 770 },
+  { p: "J6", x: 590, y: 830 },
+];
+
+test("a tap on a point that makes sense takes it", () => {
+  assert.equal(pickPoint({ x: 592, y: 768, gap: 60, perPixel: 3, grid: "J7", candidates: cands }), "J7");
+});
+
+test("a near miss goes to the nearest candidate within a finger's reach", () => {
+  // 19x19 on a phone: about 3 units a CSS pixel; the finger lands on K7's square, 35 units from J7
+  assert.equal(pickPoint({ x: 625, y: 775, gap: 60, perPixel: 3, grid: "K7", candidates: cands }), "J7");
+  // between J7 and J6 the nearer one wins
+  assert.equal(pickPoint({ x: 590, y: 808, gap: 60, perPixel: 3, grid: "J6", candidates: cands }), "J6");
+});
+
+test("an exact tap on another point is never pulled to a candidate a whole point away", () => {
+  assert.equal(pickPoint({ x: 650, y: 770, gap: 60, perPixel: 3, grid: "K7", candidates: cands }), "K7");
+  // a big board on a desktop: half a point's reach only
+  assert.equal(pickPoint({ x: 622, y: 770, gap: 60, perPixel: 0.5, grid: "K7", candidates: cands }), "K7");
+  assert.equal(pickPoint({ x: 618, y: 770, gap: 60, perPixel: 0.5, grid: "J7", candidates: cands }), "J7");
+  // no candidates (not this player's turn): the square hit, or nothing outside the grid
+  assert.equal(pickPoint({ x: 625, y: 775, gap: 60, perPixel: 3, grid: "K7", candidates: [] }), "K7");
+  assert.equal(pickPoint({ x: 2, y: 2, gap: 60, perPixel: 3, grid: null, candidates: [] }), null);
+});
+
+test("destination dots are seen on a phone and stay clear of their neighbours", () => {
+  // 19x19 at 390 px: points about 19 px apart
+  const r = targetRadius(18.8, 60, false);
+  assert.ok((r * 18.8) / 60 >= 5 - 1e-9);
+  assert.ok(r <= 0.28 * 60);
+  // big points: the plain size; with a value a larger one
+  assert.equal(targetRadius(60, 60, false), 11);
+  assert.equal(targetRadius(60, 60, true), 16);
+  // tiny points: capped
+  assert.equal(targetRadius(5, 60, false), 0.28 * 60);
+});

@@ -136,6 +136,9 @@ def test_stats_4x4_facts(tmp_path: Path, capsys: pytest.CaptureFixture[str], var
 def test_verify_passes_and_catches_a_wrong_entry(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    status, _, _ = run(
+        capsys, "solve", "--size", "4", "--variant", "misere", "--tables", str(tmp_path)
+    )
     status, out, _ = run(
         capsys,
         "verify",
@@ -167,7 +170,7 @@ def test_verify_passes_and_catches_a_wrong_entry(
     status, out, _ = run(capsys, "verify", "--size", "3", "--tables", str(tmp_path), "--json")
     data = json.loads(out)
     assert status == 1 and data["failures"] >= 1
-    assert any("B2/B2/1RR b" in d for d in data["disagreements"])
+    assert any("B2/B2/1RR b" in d for d in data["findings"])
 
 
 def test_missing_5x5_and_corrupt_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

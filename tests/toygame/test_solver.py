@@ -68,3 +68,41 @@ def test_the_cli_solves_it(nim: None, tmp_path: Path, capsys: pytest.CaptureFixt
         for h in itertools.product(range(4), range(5), range(6), range(7))
     )
     assert f"{2 * 840:,} positions: {2 * win:,} win, {2 * (840 - win):,} loss" in out
+
+
+def test_verify_checks_it_through_its_adapter_moves(
+    nim: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game that declares no checker of its own is verified through its adapter's moves,
+    and the report says the check is not independent."""
+    import json
+
+    from boardlab.solver.engine import make_plan, pack_path
+    from boardlab.solver.tierfile import PackFile, write_pack
+
+    args = ["--game", "nim", "--size", "3", "--tables", str(tmp_path)]
+    assert main(["solve", *args]) == 0
+    capsys.readouterr()
+    assert main(["verify", *args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert not data["independent"] and data["failures"] == 0 and data["complete"]
+    store = TableStore(tmp_path)
+    rules = rules_for("normal", 3)
+    table = store.open(rules)
+    tier, index = table.game.locate(NimPosition((1, 1, 0), 0))  # a loss in 2
+    name = make_plan(table.game).pack_of[tier]
+    store.forget()
+    pf = PackFile(pack_path(table.path, name), "x")
+    tiers = []
+    for t in sorted(pf.tiers):
+        codes = pf.tier_codes(t)
+        if t == tier:
+            assert codes[index] == 3 + 2 * 2
+            codes[index] = 3 + 2 * 4
+        tiers.append((t, codes))
+    header = {k: pf.header[k] for k in ("ruleset", "pack", "level")}
+    pf.close()
+    write_pack(pack_path(table.path, name), tiers, header)
+    assert main(["verify", *args, "--json", "--sample", "0"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert any(x.startswith("remoteness off by 2:") for x in data["findings"])

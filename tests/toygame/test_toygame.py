@@ -47,7 +47,7 @@ def test_play_between_two_humans(nim: None, monkeypatch: Patch, capsys: Capture)
     assert status == 0
     assert "Nim normal 3×3" in out and "heap 1: ●●●" in out  # its own board drawing
     assert "heap 2 has 4 tokens" in out  # the illegal move is refused, the game goes on
-    assert "Amber wins (blocked)" in out
+    assert "Amber wins — the side to move had no legal move" in out
 
 
 def test_play_against_its_computer_level(nim: None, monkeypatch: Patch, capsys: Capture) -> None:

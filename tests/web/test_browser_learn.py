@@ -207,24 +207,39 @@ def test_save_as_puzzle_after_a_forced_win_notice(page: Any, live_server: str) -
 def test_levels_show_their_ratings_in_the_new_game_sheet(
     page: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from boardlab.ai.ladder import MEASURED
+    from boardlab.ai import ladder
+
+    measured = ladder.measured_board
+
+    def rating(size: int, level: str) -> int:
+        found = ladder.ladder_ratings("dodgem", "classic", size)
+        assert found is not None
+        return found[level]
 
     has = "(w) => [...document.getElementById('s-side1').options].some(o => o.text.endsWith(w))"
     page.select_option("#s-size", "4")
-    page.wait_for_function(has, arg=f"level 2 · {MEASURED[('dodgem', 'classic', 4)]['2']}")
+    page.wait_for_function(has, arg=f"level 2 · rated {rating(4, '2')}")
+    assert page.locator("#s-rating-note").is_visible()  # what the numbers are
     page.click("[data-lang=ja]")
-    page.wait_for_function(has, arg=f" · {MEASURED[('dodgem', 'classic', 4)]['3']}")
+    page.wait_for_function(has, arg=f" · レート{rating(4, '3')}")
     # each board shows its own ratings, and a board never measured shows none
     page.select_option("#s-size", "3")
-    page.wait_for_function(has, arg=f" · {MEASURED[('dodgem', 'classic', 3)]['3']}")
+    page.wait_for_function(has, arg=f" · レート{rating(3, '3')}")
     # (the live server runs in this process: take the board out of the measured ones)
-    monkeypatch.delitem(MEASURED, ("dotdash", "capture-unlimited", 19), raising=False)
+    monkeypatch.setattr(
+        ladder,
+        "measured_board",
+        lambda g, v, n: (
+            None if (g, v, n) == ("dotdash", "capture-unlimited", 19) else measured(g, v, n)
+        ),
+    )
     page.select_option("#s-game", "dotdash")
     page.select_option("#s-variant", "capture-unlimited")
     page.select_option("#s-size", "19")
     page.wait_for_function(
-        "() => [...document.getElementById('s-side1').options].every(o => !/ · \\d+$/.test(o.text))"
+        "() => [...document.getElementById('s-side1').options].every(o => !o.text.includes(' · '))"
     )
+    page.locator("#s-rating-note").wait_for(state="hidden")
 
 
 @pytest.mark.parametrize("path", ["/", "/puzzles", "/review"])

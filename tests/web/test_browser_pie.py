@@ -52,6 +52,10 @@ def test_human_places_and_the_computer_chooses(page: Any) -> None:
     page.click("#pie-setup")
     page.click("#pie-who [data-placer=me]")
     assert "step 1" in page.text_content("#message")
+    # the status says what is going on, not whose move it is (issue 38)
+    page.wait_for_function(
+        "() => document.getElementById('status-text').textContent.includes('placing three stones')"
+    )
     for point in ("D4", "E5", "F4"):  # red D4, then blue E5 and F4: red moves first
         page.click(f"[data-pt={point}]")
     page.wait_for_function("() => location.hash.includes('start=setup')")

@@ -9,12 +9,12 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from boardlab.core.registry import make_rules
+from boardlab.core.registry import games, make_rules
 from boardlab.core.session import GameSession
 from boardlab.solver.store import TableStore
 from boardlab.web import create_app
 from boardlab.web.service import Service
-from boardlab.web.warmup import WARM, WARM_TABLES, warm_players, warm_tables
+from boardlab.web.warmup import warm_boards, warm_players, warm_table_boards, warm_tables
 
 
 def post(client: TestClient, path: str, body: dict[str, Any]) -> Any:
@@ -51,7 +51,7 @@ def test_dot_dash_state_carries_fives_lines_and_reserves(client: TestClient) -> 
 def test_missing_table_says_how_long_a_build_takes(client: TestClient) -> None:
     status = client.get("/api/tables?size=5").json()
     assert status["state"] == "missing"
-    assert status["estimate_s"] == 30.0
+    assert status["estimate_s"] == 100.0
 
 
 def test_build_reports_solving_then_writing_then_ready(tmp_path: Path) -> None:
@@ -98,14 +98,21 @@ def test_warm_up_plays_one_move_per_level_and_game() -> None:
             return session.legal_moves()[0]
 
     warm_players(Recorder())
-    assert calls == [(g, n, lv, 0) for g, n, levels in WARM for lv in levels]
+    assert calls == [(g, n, lv, 0) for g, n, levels in warm_boards() for lv in levels]
+    # every game that declares a warm-up is warmed, as it declares it
+    declared = {i.name: i.warm_up for i in games().values() if i.warm_up is not None}
+    assert {g for g, *_ in calls} == {g for g, w in declared.items() if w.levels}
+    for game, size, level, _ in calls:
+        warm = declared[game]
+        assert warm is not None and size == warm.size and level in warm.levels
 
 
 def test_warm_up_opens_or_builds_the_default_boards_tables(tmp_path: Path) -> None:
     """A fresh server's warm-up leaves the puzzles' and review's default tables built and
     open, so their first request reads them at once."""
     store = TableStore(tmp_path)
-    boards = [make_rules(game, None, size) for game, size in WARM_TABLES]
+    boards = [make_rules(game, None, size) for game, size in warm_table_boards()]
+    assert boards
     assert not any(store.is_open(rules) for rules in boards)
 
     class Holder:

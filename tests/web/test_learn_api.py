@@ -93,23 +93,36 @@ def test_the_pages_are_served(learn: TestClient) -> None:
 def test_ladder_ratings_are_those_of_the_board_played(
     learn: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from boardlab.ai.ladder import MEASURED
+    from boardlab.ai import ladder
+    from boardlab.ai.levels import level_table
+    from boardlab.core.registry import games
 
     d4 = learn.get("/api/ladder?game=dodgem&variant=classic&size=4").json()
     assert (d4["variant"], d4["size"]) == ("classic", 4)
-    assert d4["ratings"] == MEASURED[("dodgem", "classic", 4)]
     values = [d4["ratings"][k] for k in ("random", "1", "2", "3", "4")]
     assert values == sorted(values)
-    # every measured board is served as measured, and its ratings rise with the level
-    for (game, variant, size), ratings in MEASURED.items():
-        d = learn.get(f"/api/ladder?game={game}&variant={variant}&size={size}").json()
-        assert d["ratings"] == ratings
-        assert [ratings[k] for k in ("random", "1", "2", "3", "4")] == sorted(ratings.values())
+    # every measured board is served as its data says, with its intervals
+    for info in games().values():
+        if info.level_data is None:
+            continue
+        for board in level_table(info):
+            d = learn.get(f"/api/ladder?game={info.name}&variant={board.variant}&size={board.size}")
+            assert d.json()["ratings"] == (board.ratings_by_player() or {})
+            for level, r in enumerate(board.ratings or (), 1):
+                if r.interval is not None:
+                    assert d.json()["intervals"][str(level)] == list(r.interval)
     # a board nobody measured shows no ratings rather than another board's
-    monkeypatch.delitem(MEASURED, ("dotdash", "capture-unlimited", 19), raising=False)
+    measured = ladder.measured_board
+    monkeypatch.setattr(
+        ladder,
+        "measured_board",
+        lambda g, v, n: (
+            None if (g, v, n) == ("dotdash", "capture-unlimited", 19) else measured(g, v, n)
+        ),
+    )
     r = learn.get("/api/ladder?game=dotdash&variant=capture-unlimited&size=19")
-    assert r.json()["ratings"] == {}
+    assert r.json()["ratings"] == {} and r.json()["intervals"] == {}
     d = learn.get("/api/ladder?game=dotdash").json()  # the game's default variant and size
-    assert d["ratings"] == MEASURED.get(("dotdash", d["variant"], d["size"]), {})
+    assert d["ratings"] == (ladder.ladder_ratings("dotdash", d["variant"], d["size"]) or {})
     r = learn.get("/api/ladder?game=nim&size=5")
     assert r.status_code == 400 and "\n" not in r.json()["error"]

@@ -36,13 +36,12 @@ def other_client(base: str, timeout: float = 30) -> httpx.Client:
 def test_playout_stops_at_its_deadline_and_can_go_on(tmp_path: Path) -> None:
     app = create_app(tables=tmp_path, limits=WorkLimits(playout_seconds=1.0))
     with TestClient(app, base_url="http://localhost") as c:
-        t0 = time.monotonic()
         r = c.post("/api/playout", json=HEAVY)
-        took = time.monotonic() - t0
         assert r.status_code == 200, r.text
         out = r.json()
+        # stopped by its clock, part way: a 1000-ply 8×8 playout of level 3 takes minutes
         assert out["complete"] is False and out["stopped"] == "time"
-        assert took < 6.0  # the deadline plus at most one level-3 move (1 s cap)
+        assert 0 < len(out["moves"]) < HEAVY["max_plies"]
         # paging: post the moves back and go on from there
         again = c.post("/api/playout", json={**HEAVY, "moves": out["moves"], "max_plies": 2})
         assert again.status_code == 200
@@ -68,16 +67,15 @@ def test_client_that_goes_away_frees_the_server(tmp_path: Path) -> None:
                 raise AssertionError("a 1000-ply 8×8 playout should not finish in 1.5 s")
             except httpx.ReadTimeout:
                 pass  # the client gives up and disconnects
-        t0 = time.monotonic()
-        with other_client(base) as c:
+        # the abandoned playout (300 s of clock) stopped at its next ply instead of holding
+        # the only thread: another client is served within its 30 s deadline
+        with other_client(base, timeout=30) as c:
             r = c.post("/api/move", json={"size": 3, "level": "1"})
         assert r.status_code == 200, r.text
-        # the abandoned playout stopped at its next ply instead of holding the only thread
-        assert time.monotonic() - t0 < 8.0
 
 
 def test_one_client_cannot_take_every_thread(tmp_path: Path) -> None:
-    limits = WorkLimits(threads=2, per_client=1, waiting_per_client=0, playout_seconds=3)
+    limits = WorkLimits(threads=2, per_client=1, waiting_per_client=0, playout_seconds=10)
     with serving(create_app(tables=tmp_path, limits=limits)) as base:
         results: list[Any] = []
 
@@ -92,16 +90,16 @@ def test_one_client_cannot_take_every_thread(tmp_path: Path) -> None:
             second = c.post("/api/playout", json=HEAVY)  # same client, share used up
         assert second.status_code == 429
         assert second.json()["kind"] == "TooManyRequestsError"
-        t0 = time.monotonic()
         with other_client(base) as c:
             r = c.post("/api/move", json={"size": 3, "level": "1"})
-        assert r.status_code == 200 and time.monotonic() - t0 < 2.0
+        # served while the first client's playout (10 s of clock) still runs
+        assert r.status_code == 200 and t.is_alive() and not results
         t.join(timeout=30)
         assert results and results[0].status_code == 200
 
 
 def test_a_full_server_answers_busy_instead_of_queueing_forever(tmp_path: Path) -> None:
-    limits = WorkLimits(threads=1, per_client=1, queue_seconds=0.5, playout_seconds=4)
+    limits = WorkLimits(threads=1, per_client=1, queue_seconds=0.5, playout_seconds=10)
     with serving(create_app(tables=tmp_path, limits=limits)) as base:
         t = threading.Thread(
             target=lambda: httpx.post(base + "/api/playout", json=HEAVY, timeout=30)
@@ -109,10 +107,10 @@ def test_a_full_server_answers_busy_instead_of_queueing_forever(tmp_path: Path) 
         t.start()
         time.sleep(0.5)
         with other_client(base) as c:
-            t0 = time.monotonic()
             r = c.post("/api/move", json={"size": 3, "level": "1"})
+        # refused after its queueing time, not after the playout (10 s of clock) ends
         assert r.status_code == 503 and r.json()["kind"] == "ServerBusyError"
-        assert time.monotonic() - t0 < 3.0
+        assert t.is_alive()
         t.join(timeout=30)
 
 
@@ -269,9 +267,9 @@ def test_replaying_requests_count_against_the_clients_share(
             r = c.post("/api/record/import", json={"text": '[Size "5"]\n\n*\n'})
             assert r.status_code == 429
         with other_client(base) as c:
-            t0 = time.monotonic()
             assert c.post("/api/state", json={"size": 5}).status_code == 200
-            assert time.monotonic() - t0 < 5.0
+        # served while the first client's replay still holds its slot
+        assert first.is_alive() and not results
         release.set()
         first.join(timeout=30)
         assert results and results[0].status_code == 200
@@ -331,12 +329,12 @@ def test_puzzles_and_review_count_against_the_clients_share(
         long_one.start()
         time.sleep(0.5)
         with other_client(base) as c:
-            t0 = time.monotonic()
             r = c.post("/api/review", json={"size": 3, "moves": []})
             assert r.status_code == 200, r.text
             r = c.get("/api/puzzles?size=3&count=2&seed=1")
             assert r.status_code == 200 and r.json()["puzzles"], r.text
-            assert time.monotonic() - t0 < 5.0
+        # served while the first client's review still holds its replay slot
+        assert first.is_alive() and not results
         release.set()
         first.join(timeout=30)
         assert results and results[0].status_code == 200

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from boardlab.cli.main import build_parser, main
@@ -16,3 +18,19 @@ def test_serve_rejects_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     err = capsys.readouterr().err
     assert "port" in err and len(err.strip().splitlines()) == 1
+
+
+def test_serve_refuses_two_workers_on_sqlite(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    assert main(["serve", "--workers", "2", "--database", url]) == 2
+    err = capsys.readouterr().err
+    assert "PostgreSQL" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before anything was made
+
+
+def test_serve_refuses_a_bad_events_url(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--events", "http://example.org"]) == 2
+    err = capsys.readouterr().err
+    assert "redis://" in err and len(err.strip().splitlines()) == 1

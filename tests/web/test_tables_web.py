@@ -163,3 +163,33 @@ def test_a_table_truncated_under_the_server(tables: Path) -> None:
         assert c.get("/api/health").status_code == 200  # still serving
         status = c.get("/api/tables?size=4").json()
         assert status["state"] == "damaged"  # opened again: the short file is seen at once
+
+
+@pytest.mark.parametrize("damage", ["[1,2,3]", "5", "pack_tiers a list", "missing", "fifo pack"])
+def test_a_damaged_manifest_or_a_fifo_pack_is_answered_cleanly(tables: Path, damage: str) -> None:
+    """JSON of the wrong shape, a manifest gone beside its packs, or a FIFO in place of a
+    pack: the analysis and a level-4 move say "damaged" (no 500, no hang), nothing is
+    rebuilt behind the user's back."""
+    import json
+
+    packs = built(tables, 3)
+    manifest = packs[0].parent.parent / "manifest.json"
+    if damage == "missing":
+        manifest.unlink()
+    elif damage == "fifo pack":
+        packs[0].unlink()
+        os.mkfifo(packs[0])
+    elif damage == "pack_tiers a list":
+        data = json.loads(manifest.read_text())
+        data["pack_tiers"] = [1, 2]
+        manifest.write_text(json.dumps(data))
+    else:
+        manifest.write_text(damage)
+    with local(create_app(tables)) as c:
+        analysis = c.post("/api/analysis", json={"size": 3})
+        assert analysis.status_code == 200 and analysis.json()["table"] == "damaged"
+        move = c.post("/api/move", json={"size": 3, "level": "4"})
+        assert move.status_code == 200 and move.json()["table"] == "damaged"
+        status = c.get("/api/tables?size=3").json()
+        assert status["state"] == "damaged" and "rebuild it with" in status["message"]
+    assert manifest.exists() == (damage != "missing")  # not rebuilt

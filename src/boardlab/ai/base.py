@@ -3,12 +3,13 @@ name for any registered game (its declared levels factory makes levels 1 to N)."
 
 from __future__ import annotations
 
-import importlib
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol
 
+from boardlab.ai.levels import board_settings, split_spec
 from boardlab.core.errors import IllegalMoveError, UsageError
 from boardlab.core.registry import GameInfo, get_game
 from boardlab.core.rules import Rules
@@ -96,6 +97,46 @@ def normalise(spec: str) -> str:
     return spec.strip().lower().removeprefix("level").strip()
 
 
+PLAYER_GROUP = "boardlab.players"
+_REGISTERED: dict[str, Callable[[str], Player]] = {}
+
+
+def register_player(prefix: str, factory: Callable[[str], Player]) -> None:
+    """Make players named 'PREFIX:...' known at run time (what a `boardlab.players` entry
+    point does for an installed package: the factory gets the whole name)."""
+    _REGISTERED[prefix] = factory
+
+
+def outside_players() -> dict[str, Any]:
+    """Outside players by name prefix: the `boardlab.players` entry points (not yet loaded)
+    and those registered at run time. A package declares its own as games are declared:
+
+        [project.entry-points."boardlab.players"]
+        openspiel = "boardlab.integrations.openspiel:openspiel_player"
+    """
+    found: dict[str, Any] = {ep.name: ep for ep in entry_points(group=PLAYER_GROUP)}
+    found.update(_REGISTERED)
+    return found
+
+
+def outside_player(prefix: str) -> Callable[[str], Player]:
+    """The factory of outside players named 'PREFIX:...'; UsageError when it is unknown or
+    needs a package that is not installed."""
+    found = outside_players().get(prefix)
+    if found is None:
+        raise UsageError(f"no outside players are named {prefix}:...")
+    if prefix in _REGISTERED:
+        return _REGISTERED[prefix]
+    try:
+        factory: Callable[[str], Player] = found.load()
+    except ModuleNotFoundError as exc:
+        raise UsageError(
+            f"{prefix} players need {exc.name}, which is not installed "
+            f"(for BoardLab's own: pip install 'boardlab[{prefix}]')"
+        ) from None
+    return factory
+
+
 def make_player(spec: str, rules: Rules[Any, Any], tables: TableStore | None = None) -> Player:
     """A computer player by name: 'random', or a level the game declares ('1' to its level
     count). `tables` is where players that read complete tables find them."""
@@ -103,17 +144,19 @@ def make_player(spec: str, rules: Rules[Any, Any], tables: TableStore | None = N
     if key == "random":
         return RandomPlayer()
     info = get_game(rules.game)
-    if key in level_names(info):
+    level, changes = split_spec(key)
+    if level in level_names(info):
         assert info.levels is not None
-        player: Player = info.levels(int(key), rules, tables)
+        if changes:  # a level with changed settings, e.g. '3:nodes=2000'
+            if info.level_player is None:
+                raise UsageError(f"{info.title} levels take no changed settings ({spec!r})")
+            settings = board_settings(info, rules.variant, rules.size, int(level), changes)
+            changed: Player = info.level_player(int(level), settings, rules, tables)
+            return changed
+        player: Player = info.levels(int(level), rules, tables)
         return player
-    if key.startswith("openspiel:"):  # an outside agent, e.g. openspiel:mcts:1000
-        try:
-            bridge = importlib.import_module("boardlab.integrations.openspiel")
-        except ModuleNotFoundError:
-            raise UsageError(
-                "OpenSpiel players need the openspiel extra: pip install 'boardlab[openspiel]'"
-            ) from None
-        outside: Player = bridge.openspiel_player(key)
+    prefix = key.partition(":")[0]
+    if ":" in key and prefix in outside_players():  # an outside agent, e.g. openspiel:mcts:1000
+        outside: Player = outside_player(prefix)(key)
         return outside
     raise UsageError(f"unknown player {spec!r} for {info.title} (expected {player_choices(info)})")

@@ -36,8 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from boardlab.ai.base import Limits, make_player, normalise
+from boardlab.ai.levels import split_spec
 from boardlab.ai.match import MAX_PLIES, play_game, score
 from boardlab.core.errors import UsageError
+from boardlab.core.files import read_regular
 from boardlab.core.registry import get_game, make_rules
 from boardlab.solver.store import TableStore
 
@@ -179,6 +181,7 @@ def pairings(players: Sequence[str], steps: bool = False) -> list[tuple[str, str
 
 
 JOURNAL_KIND = "boardlab league journal"
+MAX_JOURNAL_BYTES = 256 << 20  # about a million games
 
 
 class Journal:
@@ -196,11 +199,12 @@ class Journal:
         self.header = {"kind": JOURNAL_KIND, **ruleset}
         self.games: dict[tuple[str, str, int, int, int | None], str] = {}  # the outcomes
         try:
-            data = path.read_bytes()
+            data = read_regular(path, MAX_JOURNAL_BYTES)
         except FileNotFoundError:
             data = b""
         except OSError as exc:
-            raise UsageError(f"cannot read the journal {path}: {exc.strerror}") from None
+            reason = exc.strerror or str(exc)  # a FIFO, device or folder: said by its type
+            raise UsageError(f"cannot read the journal {path}: {reason}") from None
         end = data.rfind(b"\n") + 1
         lines = data[:end].decode("utf-8", "replace").splitlines()
         try:
@@ -307,8 +311,9 @@ def run_league(
     for p in players:
         make_player(p, rules, store)  # reject unknown names before any game starts
     top = str(get_game(game).level_count)
-    if any(normalise(p) == top for p in players):  # the strongest level reads tables:
-        store.get(rules, build=True)  # open (or build, if small) them once, before workers
+    # the strongest level reads tables: open (or build, if small) them once, before workers
+    if any(split_spec(normalise(p))[0] == top for p in players):
+        store.get(rules, build=True)
     specs = schedule(
         game, variant, size, players, games, seed, setups, time, store.folder, steps, max_plies
     )

@@ -4,9 +4,12 @@ table stores from arguments, progress bars, one-line errors."""
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -66,6 +69,58 @@ __all__ = [
     "rules_from_args",
     "table_store",
 ]
+
+
+def _number(text: str, kind: type[int] | type[float]) -> float:
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def fraction(text: str) -> float:
+    """An argparse type: a number in (0, 1]."""
+    value = _number(text, float)
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1, not {text}")
+    return value
+
+
+def bounded(
+    kind: type[int] | type[float], low: float, high: float | None = None, *, open_low: bool = False
+) -> Callable[[str], Any]:
+    """An argparse type: an int or float in [low, high] (high None: no upper bound;
+    `open_low`: above `low`, not equal to it); nan and inf are refused."""
+
+    def convert(text: str) -> Any:
+        value = _number(text, kind)
+        if (value <= low if open_low else value < low) or (high is not None and value > high):
+            shown = f"above {low:g}" if open_low else f"at least {low:g}"
+            most = "" if high is None else f" and at most {high:g}"
+            raise argparse.ArgumentTypeError(f"must be {shown}{most}, not {text}")
+        return value
+
+    convert.__name__ = kind.__name__  # argparse names the type in its messages
+    return convert
+
+
+def cores() -> int:
+    """This machine's cores (those this process may use)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def physical_memory_gib() -> float:
+    """This machine's memory in GiB (inf when unknown)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / (1 << 30)
+    except (ValueError, OSError, AttributeError):
+        return math.inf
 
 
 def games_help() -> str:

@@ -3,14 +3,20 @@
 LINK is the invitation link (`http://HOST:PORT/friend#g=GAME&t=TOKEN`): its token's seat is
 played here; a watch link (no `t=`) follows the game read-only. The game's socket brings
 every change; moves and commands go back over it. A dropped connection is retried with a
-growing pause, and the game goes on where it was. A game with a setup stage (Dot Dash's pie)
-asks its placer for the setup text and the other player for a colour first.
+growing pause, and the game goes on where it was; a server that stays away for
+`GIVE_UP_S` seconds is given up in one line. In the terminal, input is read all the time:
+`quit`, `resign` and the end of input work while the other player thinks, too. A game with
+a setup stage (Dot Dash's pie) asks its placer for the setup text and the other player for a
+colour first.
 """
 
 from __future__ import annotations
 
 import json
+import queue
 import re
+import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +30,8 @@ from boardlab.core.errors import BoardLabError
 from boardlab.core.registry import get_game, make_rules
 
 COMMANDS = "a move in notation, moves, resign, draw (offer), accept, decline, help, quit"
+QUIT_WORDS = ("quit", "q", "exit")
+OPEN = ("waiting", "playing")
 ID = re.compile(r"^[A-Za-z0-9_-]{10,32}$")
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{10,200}$")
 
@@ -45,7 +53,11 @@ class Link:
 
 def parse_link(text: str) -> Link:
     """Read an invitation or watch link; UsageError with one line if it is not one."""
-    parts = urlsplit(text.strip())
+    try:
+        parts = urlsplit(text.strip())
+        parts.port  # noqa: B018  (reading it checks it: a port out of range raises)
+    except ValueError as exc:
+        raise UsageError(f"not a Play a friend link: {text[:80]!r} ({exc})") from None
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise UsageError(
             f"not a Play a friend link: {text[:80]!r} (expected http://HOST/friend#g=…)"
@@ -61,9 +73,60 @@ def parse_link(text: str) -> Link:
     return Link(f"{parts.scheme}://{parts.netloc}", game, token)
 
 
+GIVE_UP_S = 30.0  # a server unreachable this long (since the last answer) is given up
+
+
+class Keyboard:
+    """Lines of input read by a thread of their own, so that they can be taken while the
+    program waits for something else (None in the queue: the input ended)."""
+
+    def __init__(self, readline: Callable[[], str]) -> None:
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._readline = readline
+        threading.Thread(target=self._read, name="keyboard", daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                line = self._readline()
+            except (EOFError, OSError, ValueError):
+                line = ""
+            if not line:
+                self._lines.put(None)
+                return
+            self._lines.put(line.rstrip("\n"))
+
+    NOTHING = object()  # what `take` returns when no line came in time
+
+    def take(self, timeout: float | None = None) -> str | object | None:
+        """The next line, None at the end of input, or `Keyboard.NOTHING` when nothing came
+        within `timeout` seconds (0: do not wait)."""
+        try:
+            if timeout == 0:
+                return self._lines.get_nowait()
+            return self._lines.get(timeout=timeout)
+        except queue.Empty:
+            return Keyboard.NOTHING
+
+    def ask(self, say: Callable[..., None]) -> Callable[[str], str]:
+        """An `ask(prompt)` that prints the prompt and waits for a line (EOFError at the
+        end of input)."""
+
+        def ask(prompt: str) -> str:
+            say(prompt, end="")
+            line = self.take(None)
+            if line is None or line is Keyboard.NOTHING:
+                raise EOFError
+            assert isinstance(line, str)
+            return line
+
+        return ask
+
+
 class Client:
     """Plays (or watches) one shared game over its socket; `ask` reads a line when it is
-    this seat's turn (or the game is over), `say` prints."""
+    this seat's turn (or the game is over), `say` prints. With a `keyboard`, lines typed
+    while waiting are read too (quit, resign, end of input)."""
 
     def __init__(
         self,
@@ -71,11 +134,15 @@ class Client:
         ask: Callable[[str], str],
         say: Callable[[Any], None] = console.print,
         retries: int = 20,
+        keyboard: Keyboard | None = None,
+        give_up_s: float = GIVE_UP_S,
     ) -> None:
         self.link = link
         self.ask = ask
         self.say = say
         self.retries = retries
+        self.keyboard = keyboard
+        self.give_up_s = give_up_s
         self.state: dict[str, Any] | None = None
         self.shown: tuple[Any, ...] | None = None
         # what the game looked like when a move or command was sent: wait for a change
@@ -87,30 +154,43 @@ class Client:
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
         failures = 0
+        self.answered = time.monotonic()  # when the server last answered
         while True:
             try:
                 done = self._session()
                 if done:
                     return 0
                 failures = 0  # switched games: connect again at once
+            except _Quit:
+                return 0
             except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
                 failures += 1
-                if failures > self.retries:
+                waited = time.monotonic() - self.answered
+                if failures > self.retries or waited >= self.give_up_s:
                     raise BoardLabError(
-                        "the server cannot be reached; try the link again later"
+                        f"the server at {self.link.base} cannot be reached (gave up after "
+                        f"{waited:.0f} s); try the link again later"
                     ) from None
-                pause = min(5.0, 0.5 * 2 ** (failures - 1))
+                pause = min(5.0, 0.5 * 2 ** (failures - 1), self.give_up_s - waited)
                 self.say(Text(f"connection lost: reconnecting in {pause:.1f} s…", style="yellow"))
-                time.sleep(pause)
+                if self._pause(pause):
+                    return 0  # quit (or the end of input) while waiting
 
     def _session(self) -> bool:
         """One connection; True when the user is done, False to connect again."""
         from websockets.sync.client import connect
 
-        with connect(self.link.socket_url, open_timeout=10, close_timeout=2) as ws:
+        opening = max(1.0, min(10.0, self.give_up_s - (time.monotonic() - self.answered)))
+        with connect(self.link.socket_url, open_timeout=opening, close_timeout=2) as ws:
             ws.send(json.dumps({"type": "hello", "token": self.link.token}))
             while True:
-                msg = json.loads(ws.recv())
+                try:
+                    raw = ws.recv(timeout=0.25 if self.keyboard is not None else None)
+                except TimeoutError:  # nothing new: look at what was typed meanwhile
+                    self._typed_while_waiting(ws)
+                    continue
+                self.answered = time.monotonic()
+                msg = json.loads(raw)
                 if self._handle(msg):
                     return True
                 state = self.state
@@ -139,6 +219,42 @@ class Client:
                     self._setup_turn(ws, role)
                 elif role is None and self._my_turn() and self.pending is None:
                     self._turn(ws)
+
+    def _pause(self, seconds: float) -> bool:
+        """Wait `seconds` (reading the keyboard, if any); True if the user quit."""
+        if self.keyboard is None:
+            time.sleep(max(0.0, seconds))
+            return False
+        end = time.monotonic() + max(0.0, seconds)
+        while (left := end - time.monotonic()) > 0:
+            line = self.keyboard.take(left)
+            if line is Keyboard.NOTHING:
+                return False
+            if line is None or str(line).strip().lower() in QUIT_WORDS:
+                return True
+            self.say("not connected: type quit to stop waiting")
+        return False
+
+    def _typed_while_waiting(self, ws: Any) -> None:
+        """A line typed while it is not this seat's turn: quit and the end of input stop,
+        resign resigns, anything else is answered with what can be done now."""
+        assert self.keyboard is not None
+        line = self.keyboard.take(0)
+        if line is Keyboard.NOTHING:
+            return
+        if line is None:
+            raise _Quit
+        word = str(line).strip().lower()
+        if not word:
+            return
+        if word in QUIT_WORDS:
+            raise _Quit
+        s = self.state
+        if word == "resign" and s is not None and self.link.token and s["status"] in OPEN:
+            self.pending = _key(s)
+            ws.send(json.dumps({"type": "resign"}))
+            return
+        self.say("it is not your turn: wait for the other player, or type resign or quit")
 
     def _handle(self, msg: dict[str, Any]) -> bool:
         kind = msg.get("type")
@@ -324,7 +440,11 @@ def _clock(ms: int) -> str:
 def run_join(link_text: str, ask: Callable[[str], str] | None = None) -> int:
     """`boardlab play --join LINK`."""
     link = parse_link(link_text)
-    client = Client(link, ask or console.input)
+    if ask is None:  # the terminal: a reader thread, so that input is read at any time
+        keyboard = Keyboard(sys.stdin.readline)
+        client = Client(link, keyboard.ask(console.print), keyboard=keyboard)
+    else:
+        client = Client(link, ask)
     console.print(
         "Joined a shared game"
         + (" as a spectator" if link.token is None else "")

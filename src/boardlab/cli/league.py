@@ -27,6 +27,7 @@ from boardlab.cli.common import (
     add_game_args,
     add_tables_arg,
     console,
+    cores,
     err_console,
     print_json,
     rules_from_args,
@@ -215,13 +216,14 @@ def league_progress(
 
 def _parse_levels(text: str, info: GameInfo) -> list[str]:
     from boardlab.ai.base import level_names, player_choices
+    from boardlab.ai.levels import split_spec
 
     names = [t.strip().lower() for t in text.split(",") if t.strip()]
     if len(set(names)) != len(names):
         raise UsageError("--levels names a player twice")
     known = {"random", *level_names(info)}
     for n in names:
-        if n not in known:
+        if split_spec(n)[0] not in known:  # a level may carry changed settings: 3:nodes=2000
             raise UsageError(
                 f"unknown player {n!r} in --levels ({player_choices(info, human=False)})"
             )
@@ -243,12 +245,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--levels needs at least two players, e.g. 1,2,3,4 (or add --opponent)")
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    most = cores()
+    if not 1 <= args.jobs <= most:
+        raise UsageError(f"--jobs must be 1 to {most} (the cores of this machine), not {args.jobs}")
     if args.max_plies < 1:
         raise UsageError("--max-plies must be at least 1")
-    if args.time is not None and not args.time > 0:
-        raise UsageError("--time must be more than 0 seconds")
+    if args.time is not None and not 0 < args.time < 24 * 3600:  # refuses nan and inf too
+        raise UsageError("--time must be more than 0 seconds and less than a day")
     jobs = min(args.jobs, os.cpu_count() or 1)
     total = len(pairings(players, args.steps)) * args.games
 

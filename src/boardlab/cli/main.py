@@ -22,6 +22,7 @@ from boardlab.cli import (
     serve,
     solve,
     stats,
+    tables,
     verify,
     watch,
 )
@@ -40,6 +41,7 @@ MODULES: tuple[ModuleType, ...] = (
     analyze,
     stats,
     verify,
+    tables,
     engine,
     league,
     puzzles,

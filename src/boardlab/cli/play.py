@@ -10,6 +10,7 @@ from typing import Any
 from rich.text import Text
 
 from boardlab.ai.base import Player, default_level, make_player
+from boardlab.ai.forced import forced_result
 from boardlab.cli.common import (
     UsageError,
     add_game_args,
@@ -246,6 +247,9 @@ def run(args: argparse.Namespace) -> int:
             console.print(
                 f"{names[mover]} ({player_label(sides[mover])}) plays {rules.format_move(move)}"
             )
+            if sides[mover] == "4":
+                label = f"{names[mover]} ({player_label(sides[mover])})"
+                announce_forced(session, mover, label, tables)
             continue
         if result is not None:
             console.print(
@@ -273,9 +277,9 @@ def run(args: argparse.Namespace) -> int:
                 console.print(" ".join(rules.format_move(m) for m in legal) or "no moves")
                 show = False
             elif command == "undo":
-                _undo(session, players)
+                console.print(took_back(rules, _undo(session, players), "took back"))
             elif command == "redo":
-                _redo(session, players)
+                console.print(took_back(rules, _redo(session, players), "replayed"))
             elif command == "save":
                 if not rest.strip():
                     raise UsageError("save needs a file name, e.g. save game.txt")
@@ -293,15 +297,43 @@ def run(args: argparse.Namespace) -> int:
             show = False
 
 
-def _undo(session: GameSession[Any, Any], players: list[Player | None]) -> None:
-    """Take back moves until a human is to move again (or nothing is left)."""
-    session.undo()
+def announce_forced(session: GameSession[Any, Any], mover: int, who: str, tables: Any) -> None:
+    """Say so when level 4's move leaves it a forced win it can see, as the web page does."""
+    if session.is_over:
+        return
+    found = forced_result(session.rules, session.position, tuple(session.positions[:-1]), tables)
+    if found is None or found.winner != mover:
+        return
+    moves = (found.plies + 1) // 2
+    console.print(
+        Text(
+            f"{who} has a forced win in {moves} move{'s' if moves != 1 else ''} "
+            f"({found.plies} pl{'ies' if found.plies != 1 else 'y'}).",
+            style="bold",
+        )
+    )
+
+
+def took_back(rules: AnyRules, moves: list[Any], verb: str) -> str:
+    """'took back a2-b2 (and the computer's c1-c2)': what undo or redo did, in play order."""
+    if not moves:
+        return f"{verb} the resignation"
+    said = ", ".join(rules.format_move(m) for m in moves)
+    return f"{verb} {said}"
+
+
+def _undo(session: GameSession[Any, Any], players: list[Player | None]) -> list[Any]:
+    """Take back moves until a human is to move again (or nothing is left); the moves taken
+    back, first played first (none for a resignation taken back)."""
+    taken = [session.undo()]
     while session.can_undo and players[session.to_move] is not None:
-        session.undo()
+        taken.append(session.undo())
+    return [m for m in reversed(taken) if m is not None]
 
 
-def _redo(session: GameSession[Any, Any], players: list[Player | None]) -> None:
+def _redo(session: GameSession[Any, Any], players: list[Player | None]) -> list[Any]:
     """Replay moves taken back until a human is to move again (or none are left)."""
-    session.redo()
+    done = [session.redo()]
     while session.can_redo and players[session.to_move] is not None:
-        session.redo()
+        done.append(session.redo())
+    return done

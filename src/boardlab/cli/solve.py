@@ -14,15 +14,18 @@ from boardlab.cli.common import (
     UsageError,
     add_game_args,
     add_tables_arg,
+    bounded,
     check_interrupted,
     console,
     err_console,
+    physical_memory_gib,
     rules_from_args,
     table_store,
 )
 from boardlab.core.errors import CorruptTableError, MissingTableError
 
 LevelProgress = Callable[[int, int, int, int, int], None]
+MIN_MEMORY_GIB = 1 / 16  # 64 MiB: below it, even a 4×4 solve cannot hold its tables
 
 
 def add_table_args(parser: argparse.ArgumentParser) -> None:
@@ -86,7 +89,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--memory",
-        type=float,
+        type=bounded(float, MIN_MEMORY_GIB),
         default=12.0,
         metavar="GIB",
         help="memory budget in GiB of the whole solve: what the process holds at the start "
@@ -107,7 +110,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--cores",
-        type=int,
+        type=bounded(int, 1, 4096),
         default=None,
         help="with --estimate: also predict for this many cores (default 16)",
     )
@@ -128,15 +131,24 @@ def run(args: argparse.Namespace) -> int:
     most = 2 * (os.cpu_count() or 1)
     if args.jobs is not None and not 1 <= args.jobs <= most:
         raise UsageError(f"--workers/--jobs must be 1 to {most} (twice the cores of this machine)")
-    rules = table_rules(args)
-    if args.memory <= 0:
-        raise UsageError("--memory must be positive")
+    ram = physical_memory_gib()
+    if args.scheduler is None and args.memory > ram:
+        raise UsageError(f"--memory {args.memory:g} is more than this machine has ({ram:.1f} GiB)")
     budget = int(args.memory * (1 << 30))
+    if args.cores is not None and args.cores < 1:
+        raise UsageError("--cores must be at least 1")
+    if args.estimate and not table_store(args).solvable(rules_from_args(args)):
+        return estimate_on_paper(args, rules_from_args(args))
+    rules = table_rules(args)
     if args.estimate:
         from boardlab.solver.estimate import estimate, print_estimate
 
         est = estimate(require_game(rules), budget=budget)
         print_estimate(est, ruleset_id(rules), args.cores or 16, console)
+        from boardlab.solver.buildcost import save_estimate
+
+        # kept for the web app, which tells its players how long a build takes here
+        save_estimate(table_store(args).folder, ruleset_id(rules), est)
         return 0
     path = table_path(rules, args.tables)
     if not args.force:
@@ -155,7 +167,9 @@ def run(args: argparse.Namespace) -> int:
 
         shutil.rmtree(path)
     if args.scheduler is not None:
-        from boardlab.solver.cluster import check_scheduler
+        from boardlab.solver.cluster import check_scheduler, scheduler_address
+
+        args.scheduler = scheduler_address(args.scheduler)  # one line for a malformed one
 
         check_scheduler(args.scheduler)  # before any progress bar: a one-line error
     jobs = args.jobs
@@ -182,6 +196,21 @@ def run(args: argparse.Namespace) -> int:
     tb = open_table(rules, args.tables)
     console.print(f"wrote {path} ({tb.header['bytes']:,} bytes) in {seconds:.1f} s")
     _summary(tb.header)
+    return 0
+
+
+def estimate_on_paper(args: argparse.Namespace, rules: Any) -> int:
+    """`--estimate` for rules the solver does not run (7×7): counted from the game's declared
+    tier shape, timed from a sample of the largest board it runs."""
+    from boardlab.solver.api import default_tables_dir
+    from boardlab.solver.paper import estimate_on_paper as paper
+    from boardlab.solver.paper import print_paper
+
+    def step(text: str) -> None:
+        err_console.print(f"{text} ...", soft_wrap=True)
+
+    est = paper(rules, args.tables or default_tables_dir(), step)
+    print_paper(est, args.cores or 16, console)
     return 0
 
 

@@ -30,8 +30,9 @@ from boardlab.cli.common import (
     rules_from_args,
     table_store,
 )
-from boardlab.cli.play import add_side_args, render, sides_from_args
+from boardlab.cli.play import COMPUTER, add_side_args, render, sides_from_args
 from boardlab.core.records import player_label
+from boardlab.core.registry import get_game
 from boardlab.core.session import GameSession
 
 MAX_DELAY = 60.0
@@ -46,7 +47,7 @@ def register(sub: Any) -> None:
         "above 1 a progress bar keeps the running tally and the totals are printed at the end.",
     )
     add_game_args(p)
-    add_side_args(p, "random", "random")
+    add_side_args(p, COMPUTER, COMPUTER)  # each side the game's default level
     add_tables_arg(p)
     p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
     p.add_argument("--delay", type=float, default=0.5, help="seconds between shown moves")
@@ -70,6 +71,10 @@ def run(args: argparse.Namespace) -> int:
     start = rules.parse_position(args.position) if args.position else None
     rng = random.Random(args.seed)
     names = rules.player_names
+    console.print(
+        f"{get_game(rules.game).title} {rules.variant} {rules.size}×{rules.size}: "
+        f"{names[0]} {player_label(sides[0])}, {names[1]} {player_label(sides[1])}"
+    )
     if args.games == 1:
 
         def show(session: GameSession[Any, Any]) -> None:

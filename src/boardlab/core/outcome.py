@@ -17,6 +17,17 @@ class Reason(enum.StrEnum):
     MOVE_LIMIT = "move-limit"  # a game that may cycle reached its ply limit
 
 
+# Why a game ended, in the words the web page uses for players.
+REASON_WORDS = {
+    Reason.CLEARED: "all cars left the board",
+    Reason.BLOCKED: "the side to move had no legal move",
+    Reason.REPETITION: "the same position occurred three times",
+    Reason.RESIGNATION: "resignation",
+    Reason.FIVES: "more five-in-a-rows",
+    Reason.MOVE_LIMIT: "move limit reached",
+}
+
+
 class Value(enum.StrEnum):
     """Game-theoretic value of a position or move for the side concerned."""
 
@@ -47,10 +58,12 @@ class Outcome:
         return Value.WIN if self.winner == player else Value.LOSS
 
     def describe(self, names: tuple[str, str]) -> str:
-        """One line such as 'Blue wins (cleared)' or 'Draw (repetition)'."""
+        """One line in the web page's words, such as 'Blue wins — all cars left the board'
+        or 'Draw — the same position occurred three times'."""
+        words = REASON_WORDS[self.reason]
         if self.winner is None:
-            return f"Draw ({self.reason.value})"
-        return f"{names[self.winner].capitalize()} wins ({self.reason.value})"
+            return f"Draw — {words}"
+        return f"{names[self.winner].capitalize()} wins — {words}"
 
     def result_tag(self) -> str:
         """The record result tag: '1-0', '0-1' or '1/2-1/2'."""

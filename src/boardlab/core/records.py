@@ -40,6 +40,7 @@ def _default_variant(game: str) -> str:
 
 
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+MAX_RECORD_BYTES = 4 << 20  # a record is a few kB; a larger file is not one
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 
 
@@ -234,9 +235,11 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
         """Read a record file; an unreadable file is a NotationError with a one-line reason."""
+        from boardlab.core.files import read_regular
+
         p = Path(path)
         try:
-            text = p.read_text("utf-8")
+            text = read_regular(p, MAX_RECORD_BYTES).decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise NotationError(f"cannot read record {p}: {reason}") from None

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
+from boardlab.core.checks import TierChecker
 from boardlab.core.errors import BoardLabError, UnknownGameError, UsageError
 from boardlab.core.rules import Rules
 from boardlab.core.tiers import TierGame
@@ -138,6 +139,17 @@ class SetupStage:
     random_setup: Callable[..., Any]
 
 
+@dataclass(frozen=True)
+class WarmUp:
+    """What a server warms at start-up for a game: each of `levels` plays one move on the
+    default variant at `size` (loading compiled kernels and filling the player pool), and
+    the default variant's tables at `table_sizes` are opened or built."""
+
+    size: int
+    levels: tuple[str, ...] = ()
+    table_sizes: tuple[int, ...] = ()
+
+
 LevelsFactory = Callable[..., Any]
 """(level 1..level_count, rules, table store or None) -> a player (`boardlab.ai.base.Player`);
 the rules and the store are typed by the game's own modules."""
@@ -161,9 +173,32 @@ class GameInfo:
       builds and reads complete tables through), or None where the solver does not cover
       these rules; the slot itself is None for a game without tables. The solver is the only
       caller: it imports no game, and a game imports no solver;
+    - `table_checker(rules)`: an independent check of those tables (`boardlab.core.checks`,
+      rules written apart from the adapter's), or None: `boardlab verify` then re-derives
+      the entries through the adapter's own moves;
+    - `solver_shape(rules)`: the tiers of rules too big for the solver to run (their
+      count, sizes and children, without the means to solve them), for `boardlab solve
+      --estimate`; None where the game declares none;
     - `board_facts(rules, position)`: what a front end that draws the board itself needs
       beyond the position text, as a JSON-ready mapping (Dodgem's steps and exit edges, Dot
-      Dash's fives and reserves), or None when the game has none to tell.
+      Dash's fives and reserves), or None when the game has none to tell;
+    - `table_digests`: the digests published for its tables, 'package/file' (lines of
+      `boardlab tables digest`), or None;
+    - `level_data`: where the levels' settings and ratings live, 'package/file' (a TOML file
+      shipped in the package: `boardlab.ai.levels`), or None for a game without levels;
+    - `level_player(level, settings, rules, tables)`: the player of a level with the given
+      settings (a `boardlab.ai.levels.LevelSettings`), so that a level with changed settings
+      can play (the calibrator, `benchmarks/trial.py`);
+    - `table_level`: the level that plays from complete tables where they exist (front ends
+      say when it falls back on search), or None;
+    - `codec(rules)`: the action codec of a ruleset (stable integer ids for moves and piece
+      planes: `boardlab.integrations.codec.ActionCodec`), or None for a game without one;
+    - `renderer`: the name of the web page's board renderer for the game
+      (`web/static/js/boards/<renderer>.js`), or None where the page cannot draw it;
+    - `warm_up`: what a server warms for the game at start-up, or None;
+    - `estimate(rules, position, history[, nodes])`: what the strongest search says of a
+      position within a node budget, the game's own by default (`boardlab.ai.estimate.Estimate`),
+      for boards without a table, or None for a game without one.
     """
 
     name: str
@@ -182,7 +217,19 @@ class GameInfo:
     forced: Callable[..., Any] | None = field(default=None, repr=False)
     # the tier adapter of a ruleset for the solver (None: the solver cannot solve it)
     solver_adapter: Callable[[AnyRules], TierGame | None] | None = field(default=None, repr=False)
+    # the independent checker of those tables (None: verify re-derives through the adapter)
+    table_checker: Callable[[AnyRules], TierChecker | None] | None = field(default=None, repr=False)
     board_facts: Callable[..., Mapping[str, Any]] | None = field(default=None, repr=False)
+    level_data: str | None = None
+    table_digests: str | None = None
+    level_player: Callable[..., Any] | None = field(default=None, repr=False)
+    table_level: int | None = None
+    codec: Callable[[AnyRules], Any] | None = field(default=None, repr=False)
+    renderer: str | None = None
+    warm_up: WarmUp | None = None
+    # the tier shape of rules the solver does not run (estimates only)
+    solver_shape: Callable[[AnyRules], Any] | None = field(default=None, repr=False)
+    estimate: Callable[..., Any] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.default_variant not in self.variant_names:

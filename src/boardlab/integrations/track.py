@@ -10,8 +10,8 @@ Observation planes, float32 ``[plane, rank, file]`` on an n×n board:
 - plane 4: occurrences of the current position so far divided by the repetition limit (all
   zeros where positions cannot repeat);
 - plane 5: plies played divided by the ply limit;
-- planes 6 and 7, Dot Dash only: stones left in each player's reserve divided by the reserve
-  (ones when the reserve is unlimited).
+- planes 6 and up: the game's own, from its codec (Dot Dash: stones left in each player's
+  reserve divided by the reserve, ones when the reserve is unlimited).
 """
 
 from __future__ import annotations
@@ -43,9 +43,13 @@ def cached_codec(game: str, variant: str, size: int) -> ActionCodec:
     return codec_for(cached_rules(game, variant, size))
 
 
+COMMON_PLANES = 6  # pieces (2), side to move (2), repetitions, plies
+
+
 def num_planes(rules: AnyRules) -> int:
-    """How many observation planes a ruleset's positions have."""
-    return 8 if hasattr(rules, "reserve_left") else 6
+    """How many observation planes a ruleset's positions have (the game's codec may add
+    planes of its own)."""
+    return COMMON_PLANES + codec_for(rules).num_extra_planes
 
 
 class Track:
@@ -183,11 +187,7 @@ class Track:
         if rules.repetition:
             out[4] = self.session.occurrences() / rules.repetition
         out[5] = min(self.plies / self.max_plies, 1.0)
-        reserve_rules: Any = rules  # Dot Dash rules count the stones left in reserve
-        if hasattr(reserve_rules, "reserve_left"):
-            for p in (0, 1):
-                left = reserve_rules.reserve_left(pos, p)
-                out[6 + p] = 1.0 if left is None else left / reserve_rules.reserve
+        out[COMMON_PLANES:] = self.codec.extra_planes(rules, pos)
         return out
 
     def text(self) -> str:

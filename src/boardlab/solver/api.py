@@ -23,6 +23,7 @@ from boardlab.solver.engine import (
     pack_path,
     read_manifest,
     solve_game,
+    table_files_present,
 )
 from boardlab.solver.tierfile import DEFAULT_CODEC, PackFile
 
@@ -126,7 +127,7 @@ class Tablebase:
         self.path = path
         self.game = require_game(rules)
         hint = self.game.rebuild_command
-        manifest = read_manifest(path)
+        manifest = read_manifest(path, hint)
         if manifest is None or not manifest.get("complete"):
             raise CorruptTableError(f"{path}: the tables are not complete; build them with: {hint}")
         if manifest.get("spec") != self.game.spec():
@@ -232,7 +233,12 @@ def open_table(rules: Any, tables: Path | None = None) -> Tablebase:
     """Open built tables; MissingTableError if absent, CorruptTableError if unusable."""
     game = require_game(rules)
     path = table_path(rules, tables)
-    manifest = read_manifest(path)
+    manifest = read_manifest(path, game.rebuild_command)
+    if manifest is None and table_files_present(path):
+        raise CorruptTableError(
+            f"table damaged: {path.name}: its manifest is missing; rebuild it with: "
+            f"{game.rebuild_command} --force"
+        )
     if manifest is None or not manifest.get("complete"):
         raise MissingTableError(
             f"no tablebase for {ruleset_id(rules)} in {path.parent}; build it with: "

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import threading
 import time
@@ -27,10 +28,20 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
 
 from boardlab.core.errors import BoardLabError, CorruptTableError
 from boardlab.core.retrograde import (
@@ -454,13 +465,102 @@ def summarise(counts: npt.NDArray[np.int64]) -> dict[str, Any]:
 # -- the folder -----------------------------------------------------------------------------
 
 
-def read_manifest(folder: Path) -> dict[str, Any] | None:
-    """The manifest, or None if absent or unreadable."""
+NonNegativeInt = Annotated[StrictInt, Field(ge=0)]
+_Pair = Annotated[list[NonNegativeInt], Field(min_length=2, max_length=2)]
+
+
+class _Manifest(BaseModel):
+    """The shape a manifest must have before anything reads it (extra keys are kept)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    ruleset: StrictStr
+    spec: dict[str, Any]
+    codec: StrictStr
+    levels: NonNegativeInt
+    tiers: NonNegativeInt
+    packs: NonNegativeInt
+    positions_indexed: NonNegativeInt
+    complete: StrictBool
+    pack_tiers: dict[str, list[NonNegativeInt]]
+    # the totals, present once complete
+    positions: NonNegativeInt | None = None
+    win: NonNegativeInt | None = None
+    loss: NonNegativeInt | None = None
+    draw: NonNegativeInt | None = None
+    max_remoteness: NonNegativeInt | None = None
+    histogram: list[_Pair] | None = None
+    bytes: NonNegativeInt | None = None
+
+    @model_validator(mode="after")
+    def _totals_when_complete(self) -> _Manifest:
+        totals = (self.positions, self.win, self.loss, self.draw, self.max_remoteness)
+        if self.complete and (None in totals or self.histogram is None or self.bytes is None):
+            raise ValueError("a complete manifest has its totals")
+        return self
+
+
+MANIFEST_BYTES = 64 << 20  # far above any real manifest (6×6: a few MB)
+
+
+def read_manifest(folder: Path, rebuild_hint: str | None = None) -> dict[str, Any] | None:
+    """The manifest, checked against its schema; None if the folder has none.
+
+    A manifest that is present but cannot be read, is not JSON, or is JSON of the wrong
+    shape raises CorruptTableError ("table damaged: ... rebuild it with: `rebuild_hint`")."""
+    path = folder / MANIFEST
+    hint = f"; rebuild it with: {rebuild_hint} --force" if rebuild_hint else ""
     try:
-        data: dict[str, Any] = json.loads((folder / MANIFEST).read_text())
-        return data
-    except (OSError, ValueError):
+        st = path.stat()
+    except FileNotFoundError:
         return None
+    except NotADirectoryError:
+        return None
+    except OSError as exc:
+        raise CorruptTableError(
+            f"table damaged: {folder.name}: cannot read its manifest ({exc.strerror}){hint}"
+        ) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise CorruptTableError(
+            f"table damaged: {folder.name}: {MANIFEST} is not a regular file{hint}"
+        )
+    if st.st_size > MANIFEST_BYTES:
+        raise CorruptTableError(f"table damaged: {folder.name}: {MANIFEST} is too large{hint}")
+    try:
+        data = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise CorruptTableError(
+            f"table damaged: {folder.name}: cannot read its manifest ({exc.strerror}){hint}"
+        ) from None
+    except (ValueError, RecursionError):
+        raise CorruptTableError(
+            f"table damaged: {folder.name}: its manifest is not valid JSON{hint}"
+        ) from None
+    if not isinstance(data, dict):
+        raise CorruptTableError(
+            f"table damaged: {folder.name}: its manifest is not a JSON object{hint}"
+        )
+    try:
+        _Manifest.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err.get("loc", ())) or "the whole"
+        raise CorruptTableError(
+            f"table damaged: {folder.name}: its manifest has the wrong shape "
+            f"({where}: {err.get('msg', 'invalid')}){hint}"
+        ) from None
+    checked: dict[str, Any] = data
+    return checked
+
+
+def table_files_present(folder: Path) -> bool:
+    """True when the folder holds any pack file (a table whose manifest went missing is
+    damaged, not missing)."""
+    try:
+        with os.scandir(folder / "packs") as it:
+            return any(e.name.endswith(SUFFIX) for e in it)
+    except OSError:
+        return False
 
 
 def write_manifest(folder: Path, data: dict[str, Any]) -> None:
@@ -551,7 +651,10 @@ def solve_game(
         "complete": False,
         "pack_tiers": {p.name: list(p.tiers) for p in plan.packs},
     }
-    old = read_manifest(folder)
+    try:
+        old = read_manifest(folder)
+    except CorruptTableError:  # this solve writes it again
+        old = None
     if old is not None and (
         _layout(old.get("spec")) != _layout(manifest["spec"]) or old.get("codec") != codec
     ):
@@ -759,14 +862,15 @@ class _DaskRunner:
         budget: int,
         on_dashboard: Callable[[str], None] | None,
     ) -> None:
-        from boardlab.solver.cluster import connect
+        from boardlab.solver.cluster import connect, dashboard_link
 
-        self.client, nworkers = connect(scheduler)
+        self.client, self.cluster, nworkers = connect(1, scheduler)
         self.workers = max(1, nworkers)
         self.threads = self.workers
         self.budget = budget
-        if on_dashboard and self.client.dashboard_link:
-            on_dashboard(str(self.client.dashboard_link))
+        link = dashboard_link(self.client, self.cluster)
+        if on_dashboard and link:
+            on_dashboard(link)
 
     def run(
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
@@ -811,7 +915,7 @@ class _DaskRunner:
     def close(self) -> None:
         from boardlab.solver.cluster import disconnect
 
-        disconnect(self.client)
+        disconnect(self.client, self.cluster)
 
 
 def plan_key(spec: dict[str, Any]) -> str:

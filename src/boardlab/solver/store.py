@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from boardlab.core.errors import BoardLabError, MissingTableError
+from boardlab.core.errors import BoardLabError, CorruptTableError, MissingTableError
 from boardlab.core.outcome import Value
 from boardlab.core.registry import AnyRules, GameInfo, games, get_game
 from boardlab.solver import api
@@ -25,6 +25,18 @@ AUTO_BUILD_MAX_SIZE = 4
 one (seconds); larger ones are built only on request (`boardlab solve`, the web app's button)."""
 
 Progress = Callable[[int, int], None]
+
+BUNDLED_TABLES = Path(__file__).resolve().parents[1] / "data" / "tables"
+"""Tables shipped inside the package (the small classic boards, a few hundred kB), so that
+level 4, analysis and puzzles are ready on a fresh machine. They are never opened or written
+in place: the first use installs one into the user's folder through `boardlab tables
+install`'s checked path (every pack's checksum and the published digest)."""
+
+
+def bundled_table(ruleset: str, bundled: Path | None = None) -> Path | None:
+    """The shipped table folder of a ruleset, or None when the package has none."""
+    folder = (bundled if bundled is not None else BUNDLED_TABLES) / ruleset
+    return folder if (folder / "manifest.json").is_file() else None
 
 
 @dataclass
@@ -94,8 +106,13 @@ def coverage(info: GameInfo) -> str:
 class TableStore:
     """Complete tables in one folder: opened once and shared, built one at a time."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, bundled: Path | bool | None = True) -> None:
         self.folder = folder if folder is not None else api.default_tables_dir()
+        # shipped tables to install from on first use: True for the package's (as
+        # `BUNDLED_TABLES` says when the store is made), None or False for none
+        if bundled is True:
+            bundled = BUNDLED_TABLES
+        self.bundled: Path | None = bundled or None
         self._open: dict[str, Any] = {}
         self._jobs: dict[str, BuildProgress] = {}
         self._lock = threading.Lock()
@@ -146,8 +163,13 @@ class TableStore:
             return False
         from boardlab.solver.engine import read_manifest
 
-        manifest = read_manifest(self.path(rules))
-        return bool(manifest and manifest.get("complete"))
+        try:
+            manifest = read_manifest(self.path(rules))
+        except CorruptTableError:
+            return False
+        if manifest and manifest.get("complete"):
+            return True
+        return self._shipped(rules) is not None
 
     # -- opening ---------------------------------------------------------------------------
     def is_open(self, rules: AnyRules) -> bool:
@@ -165,9 +187,40 @@ class TableStore:
             return table
         if not self.solvable(rules):
             raise MissingTableError(f"the solver has no tables for {rules.game} {rules.variant}")
-        table = api.open_table(_solver_rules(rules), self.folder)
+        try:
+            table = api.open_table(_solver_rules(rules), self.folder)
+        except MissingTableError:
+            if not self._install_shipped(rules):
+                raise
+            table = api.open_table(_solver_rules(rules), self.folder)
         with self._lock:
             return self._open.setdefault(key, table)
+
+    def _shipped(self, rules: AnyRules) -> Path | None:
+        """The package's copy of this table, if it ships one."""
+        if self.bundled is None or not self.solvable(rules):
+            return None
+        return bundled_table(api.ruleset_id(_solver_rules(rules)), self.bundled)
+
+    def _install_shipped(self, rules: AnyRules) -> bool:
+        """Install the package's copy of this table into the folder, checked as `boardlab
+        tables install` checks any table; False when there is none or it cannot be
+        installed (a read-only folder, a damaged copy): the table is then missing as before."""
+        source = self._shipped(rules)
+        if source is None:
+            return False
+        from boardlab.solver.engine import read_manifest
+        from boardlab.solver.install import FolderSource, install
+
+        with self._build_lock:  # one install or build at a time: they share a staging folder
+            present = read_manifest(self.path(rules))
+            if present is not None and present.get("complete"):
+                return True  # another thread installed it meanwhile
+            try:
+                install(FolderSource(source), self.folder, expect_ruleset=source.name, force=True)
+            except (BoardLabError, OSError):
+                return False
+        return True
 
     def get(self, rules: AnyRules, build: bool = False) -> Any | None:
         """The open table, or None when there is none (building it first when `build` is

@@ -17,7 +17,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import CorruptTableError
+from boardlab.core.files import open_regular
 
 MAGIC = b"BLTIER1\n"
 FORMAT_VERSION = 2
@@ -128,11 +129,11 @@ class PackFile:
     def __init__(self, path: Path, rebuild_hint: str) -> None:
         self.path = path
         self._hint = rebuild_hint
-        try:
-            self._fd = os.open(path, os.O_RDONLY)
+        try:  # a FIFO or device in its place is refused by type before anything reads it
+            self._fd = open_regular(path)
         except OSError as exc:
             raise CorruptTableError(
-                f"{path}: cannot be read ({exc.strerror}); rebuild it with: {rebuild_hint}"
+                f"{path}: cannot be read ({exc.strerror or exc}); rebuild it with: {rebuild_hint}"
             ) from None
         try:
             self._open()
@@ -161,7 +162,8 @@ class PackFile:
         (hlen,) = struct.unpack_from("<I", head, len(MAGIC))
         start = len(MAGIC) + 4
         if start + hlen + 4 > size:
-            self._fail("truncated header")
+            # a length past the end: the file was cut short, or the length field is damaged
+            self._fail(f"damaged header (its length field says {hlen} bytes; the file has {size})")
         raw = self._read(start, hlen + 4)
         text = raw[:hlen]
         (crc,) = struct.unpack_from("<I", raw, hlen)
@@ -247,6 +249,13 @@ class PackFile:
         for k, lo in enumerate(range(0, n, be)):
             out[lo : lo + be] = self._block(first + k, min(be, n - lo), dtype)
         return out
+
+    def tier_blocks(self, tier: int) -> Iterator[npt.NDArray[Any]]:
+        """The codes of a tier block by block, each as stored (u1 or u2), checked."""
+        n, dtype, first = self._where(tier)
+        be = self.block_entries
+        for k, lo in enumerate(range(0, n, be)):
+            yield self._block(first + k, min(be, n - lo), dtype)
 
     def code(self, tier: int, index: int) -> int:
         """One code (blocks kept in a small LRU cache); thread-safe."""

@@ -1,191 +1,548 @@
-"""An independent check of built tables, tier by tier with bounded memory.
+"""An independent, complete check of built tables: pack by pack, on Dask, resumable.
 
-Two checks that share nothing with the retrograde kernel's bookkeeping:
+Every stored entry is derived again from the rules and the stored entries of the position's
+children, by the game's own checker (`boardlab.core.checks`, declared in
+`GameInfo.table_checker`: rules written apart from the solver's tier adapter), and compared
+with what is stored. The check is local: one pass over each position's moves, no queue; a
+table that passes it everywhere is the table of the game (see `boardlab.core.checks`). A game
+without a checker of its own is checked through its adapter's compiled moves (the bookkeeping
+is then the only independent part, and the report says so).
 
-* every stored code must follow from the stored codes of the position's children: a finished
-  position holds its terminal value with remoteness 0; otherwise a win in r needs a child lost
-  in r - 1 and none lost sooner, a loss in r needs every child won and the longest in r - 1, a
-  draw needs a drawn child and no lost one. Local agreement of every value with its remoteness
-  proves the whole table: a win's remoteness falls along a chain to a finished game, and a
-  position with no such chain cannot be stored as a win or loss;
-* a random sample of positions is checked through the game's plain Python rules engine
-  (`outcome`, `legal_moves`, `play`) against the table's probes.
+Before anything is checked, every pack must be present, of this ruleset and format, and pass
+its checksum over every byte; any of these failing is a `TableInputError` (one line, and
+nothing written). Then packs are checked in the solve's order (children tend to be in the
+cache), on a Dask cluster like the solve, or in this process with one worker. Packs do not
+depend on each other here: any order gives the same findings.
 
-The independence is in the bookkeeping, not in the rules: the verifier writes no rules of
-its own. Finished positions and moves come from the game (the tier adapter's `primitive` and
-`moves`, and the rules object in the sample); for Dodgem both take the finished positions
-from the rules kernel (`boardlab.games.dodgem.kernel.terminal_winner`). A wrong rule there is
-caught by the tests (hand-made cases, a separate simple Dodgem for the moves, the old slice
-solver's own terminal rules in tests/solver/legacy for every value of the 3×3 and 4×4
-classic, blocked-loses and misère tables), not here.
+The record `verify.json` beside the tables keeps the findings of every pack checked, keyed by
+the checker and the checksums of the pack and of the packs holding its child tiers: a stopped
+verification goes on where it stopped and reaches the same verdict, and a pack whose bytes (or
+whose children's bytes) changed is checked again. It is written through a temporary file and a
+rename, at most every few seconds and when the run ends.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import random
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-import numba as nb
 import numpy as np
 
-from boardlab.core.outcome import Value
-from boardlab.core.retrograde import side_by_side
-from boardlab.solver.api import Tablebase, decode
+from boardlab.core.checks import TierChecker, checker_from_spec
+from boardlab.core.errors import CorruptTableError
+from boardlab.core.tiers import TierGame
+from boardlab.solver.engine import (
+    DEFAULT_BUDGET,
+    MIN_BUDGET,
+    ChildCache,
+    GiB,
+    Pack,
+    Plan,
+    _game,
+    make_plan,
+    pack_path,
+    plan_key,
+    read_manifest,
+    resident_bytes,
+)
+from boardlab.solver.tierfile import FORMAT_VERSION, PackFile
+from boardlab.solver.verify_findings import KINDS, Finding, describe, kind_counts, kind_of
+from boardlab.solver.verify_moves import MovesChecker, checker_of, moves_checker, sample_by_rules
 
+RECORD = "verify.json"
+RECORD_FORMAT = 1
+SAVE_EVERY = 2.0  # seconds between writes of the record, at least
+SAVE_SHARE = 0.02  # and at most this share of the time spent writing it (6×6: 45,163 packs)
+PER_PACK = 8  # findings kept per pack
 MAX_REPORTED = 20
 
 
-@nb.njit(cache=False)  # takes compiled functions: see boardlab.core.retrograde
-def check_tier(  # type: ignore[no-untyped-def]
-    primitive, moves, ctx, codes, max_moves, child_codes, child_base, bad
-):
-    """Indices of `codes` that do not follow from their children, written to `bad`; returns
-    how many there are (`bad` holds the first ones) and the positions checked."""
-    slot = np.empty(max_moves, np.int64)
-    idx = np.empty(max_moves, np.int64)
-    nbad = 0
-    checked = 0
-    for p in range(codes.shape[0]):
-        pr = primitive(ctx, p)
-        c = codes[p]
-        if pr == 0:
-            want = 0
-        elif pr >= 2:
-            want = pr
-            checked += 1
-        else:
-            checked += 1
-            n = moves(ctx, p, slot, idx)
-            best_loss = 1 << 30
-            worst_win = -1
-            draw = False
-            broken = n <= 0
-            for j in range(n):
-                s = slot[j]
-                cc = codes[idx[j]] if s < 0 else child_codes[child_base[s] + idx[j]]
-                if cc == 0:
-                    broken = True
-                elif cc == 1:
-                    draw = True
-                elif cc & 1:
-                    best_loss = min(best_loss, (cc - 3) // 2)
-                else:
-                    worst_win = max(worst_win, (cc - 2) // 2)
-            if broken:
-                want = -1
-            elif best_loss < (1 << 30):
-                want = 2 + 2 * (best_loss + 1)
-            elif draw:
-                want = 1
-            else:
-                want = 3 + 2 * (worst_win + 1)
-        if want != c:
-            if nbad < bad.shape[0]:
-                bad[nbad] = p
-            nbad += 1
-    return nbad, checked
+class TableInputError(CorruptTableError):
+    """Tables that cannot be verified: a pack missing, damaged, of other rules or another
+    format; a child tier in no pack. The message names which, in one line."""
+
+
+# -- one pack ---------------------------------------------------------------------------------
+
+_CHECKERS: dict[str, TierChecker] = {}
+_CACHES: dict[str, ChildCache] = {}
+_LOCK = threading.Lock()
+
+
+def _checker(spec: dict[str, Any]) -> TierChecker:
+    key = json.dumps(spec, sort_keys=True)
+    with _LOCK:
+        made = _CHECKERS.get(key)
+        if made is None:
+            made = _CHECKERS[key] = checker_from_spec(spec)
+        return made
+
+
+def _cache(budget: int) -> ChildCache:
+    key = str(budget)
+    with _LOCK:
+        cache = _CACHES.get(key)
+        if cache is None:
+            release_caches()
+            cache = _CACHES[key] = ChildCache(budget)
+        return cache
+
+
+def release_caches() -> None:
+    """Close the cached pack files and drop the cached tiers of this process."""
+    for cache in _CACHES.values():
+        cache.close()
+    _CACHES.clear()
+
+
+def verify_pack(
+    game_spec: dict[str, Any],
+    checker_spec: dict[str, Any],
+    folder: str,
+    pack: Pack,
+    pack_of: dict[int, str],
+    memory: int,
+) -> dict[str, Any]:
+    """Check every entry of a pack (the unit of work of a worker): returns its findings as
+    plain data (entries, positions, disagreements by kind, the first few)."""
+    game = _game(game_spec)
+    checker = _checker(checker_spec)
+    where = Path(folder)
+    cache = _cache(memory)
+    hint = game.rebuild_command + " --force"
+    entries = positions = 0
+    errors: dict[str, int] = {}
+    first: list[list[int | str]] = []
+    for tier in pack.tiers:
+        kids_of = list(checker.child_tiers(tier))
+        # the tier's stored codes and its children's (if not cached yet), and derive's own
+        stored = 2 * (game.tier_size(tier) + sum(game.tier_size(c) for c in kids_of))
+        cache.make_room(stored + checker.work_bytes(tier), {cache.key(where, c) for c in kids_of})
+        codes = cache.get(where, tier, pack.name, hint)
+        kids = [cache.get(where, c, pack_of[c], hint) for c in kids_of]
+        derived = checker.derive(tier, codes, kids)
+        del kids
+        entries += len(codes)
+        positions += int(np.count_nonzero(codes))
+        bad = np.flatnonzero(derived != codes)
+        if len(bad):
+            for kind, n in kind_counts(codes[bad], derived[bad]).items():
+                errors[kind] = errors.get(kind, 0) + n
+            for i in bad[: max(0, PER_PACK - len(first))]:
+                s, d = int(codes[i]), int(derived[i])
+                first.append([kind_of(s, d), tier, int(i), s, d])
+    return {
+        "pack": pack.name,
+        "entries": entries,
+        "positions": positions,
+        "errors": errors,
+        "first": first,
+    }
+
+
+# -- the record -------------------------------------------------------------------------------
+
+
+class Record:
+    """`verify.json`: the findings of every pack checked, by the key they were checked under."""
+
+    def __init__(self, folder: Path, ruleset: str, checker: str, fresh: bool) -> None:
+        self.path = folder / RECORD
+        self.head = {
+            "format": RECORD_FORMAT,
+            "ruleset": ruleset,
+            "table_format": FORMAT_VERSION,
+            "checker": checker,
+        }
+        self.packs: dict[str, dict[str, Any]] = {}
+        self.dirty = False
+        self.failed: str | None = None
+        self._saved = time.monotonic()
+        self._every = SAVE_EVERY
+        for tmp in folder.glob(f".{RECORD}.*.tmp"):
+            tmp.unlink(missing_ok=True)  # left by a run killed while writing
+        if fresh:
+            return
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return
+        if isinstance(data, dict) and all(data.get(k) == v for k, v in self.head.items()):
+            packs = data.get("packs")
+            if isinstance(packs, dict):
+                self.packs = {k: v for k, v in packs.items() if isinstance(v, dict)}
+
+    def done(self, name: str, key: str) -> dict[str, Any] | None:
+        """The recorded findings of a pack checked under `key`, else None."""
+        got = self.packs.get(name)
+        return got if got is not None and got.get("key") == key else None
+
+    def add(self, result: dict[str, Any]) -> None:
+        """Keep a pack's findings; written out every few seconds."""
+        self.packs[str(result["pack"])] = result
+        self.dirty = True
+        if time.monotonic() - self._saved >= self._every:
+            self.save()
+
+    def save(self) -> None:
+        """Write the record through a temporary file and a rename (a failure is kept in
+        `failed`, not raised: the check goes on without a record)."""
+        if not self.dirty or self.failed is not None:
+            return
+        tmp = self.path.with_name(f".{RECORD}.{os.getpid()}.tmp")
+        t0 = time.monotonic()
+        try:
+            tmp.write_text(json.dumps({**self.head, "packs": self.packs}, sort_keys=True) + "\n")
+            os.replace(tmp, self.path)
+            self.dirty = False
+            self._saved = time.monotonic()
+            self._every = max(SAVE_EVERY, (self._saved - t0) / SAVE_SHARE)
+        except OSError as exc:
+            self.failed = f"cannot write {self.path}: {exc.strerror or exc}"
+        finally:
+            tmp.unlink(missing_ok=True)
+
+
+def recorded_verdict(folder: Path, packs: Iterable[str]) -> str:
+    """What `verify.json` says of the table in `folder` whose packs are `packs`, without
+    checking anything: 'verified', 'failed verification', 'partly verified (k of n packs)'
+    or 'not verified'. The keys are not recomputed here (that needs every pack's header):
+    `boardlab verify` does it, and checks again what changed."""
+    try:
+        data = json.loads((folder / RECORD).read_text())
+    except (OSError, ValueError):
+        return "not verified"
+    recorded = data.get("packs") if isinstance(data, dict) else None
+    if not isinstance(recorded, dict):
+        return "not verified"
+    names = list(packs)
+    found = [recorded[n] for n in names if isinstance(recorded.get(n), dict)]
+    errors = sum(int(n) for r in found for n in dict(r.get("errors") or {}).values())
+    if errors:
+        return "failed verification"
+    if names and len(found) == len(names):
+        return "verified"
+    return f"partly verified ({len(found)} of {len(names)} packs)" if found else "not verified"
+
+
+# -- the whole table --------------------------------------------------------------------------
 
 
 @dataclass
 class VerifyReport:
     """What was checked and what disagreed."""
 
+    ruleset: str
+    checker: str
+    independent: bool
+    packs: int = 0  # checked, by this run or recorded
+    packs_total: int = 0  # of the table
+    resumed: int = 0  # of them, taken from the record
     tiers: int = 0
     entries: int = 0
     positions: int = 0
-    failures: int = 0
-    bad: list[tuple[int, int]] = field(default_factory=list)  # (tier, index), the first ones
+    errors: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
     sampled: int = 0
     sample_failures: list[str] = field(default_factory=list)
+    record_note: str | None = None
+
+    @property
+    def failures(self) -> int:
+        """Disagreements of every kind."""
+        return sum(self.errors.values()) + len(self.sample_failures)
+
+    @property
+    def complete(self) -> bool:
+        """Every pack checked."""
+        return self.packs == self.packs_total
 
     @property
     def ok(self) -> bool:
         """True when nothing disagreed."""
-        return self.failures == 0 and not self.sample_failures
+        return self.failures == 0
+
+    def add(self, result: dict[str, Any], tiers: int) -> None:
+        """Count a pack's findings."""
+        self.packs += 1
+        self.tiers += tiers
+        self.entries += int(result["entries"])
+        self.positions += int(result["positions"])
+        for kind, n in result["errors"].items():
+            self.errors[kind] = self.errors.get(kind, 0) + int(n)
+        for kind, tier, index, stored, derived in result["first"]:
+            if len(self.findings) < MAX_REPORTED:
+                self.findings.append(Finding(str(kind), int(tier), int(index), stored, derived))
+
+
+Progress = Callable[[int, int, int, int, int], None]
+"""(level of the pack just checked, packs done, packs to check, positions done, positions)"""
+
+
+def open_for_check(
+    game: TierGame, checker: TierChecker, folder: Path, workers: int = 1
+) -> tuple[Plan, dict[str, str], dict[str, str]]:
+    """Refuse tables that cannot be verified (`TableInputError`); else the plan, each pack's
+    payload checksum, and each pack's key (its checker, its checksum and its children's)."""
+    hint = game.rebuild_command
+    manifest = read_manifest(folder)
+    if manifest is None or not manifest.get("complete"):
+        raise TableInputError(f"no complete tables in {folder}; build them with: {hint}")
+    layout = {k: v for k, v in game.spec().items() if k != "adapter"}
+    theirs = manifest.get("spec")
+    if (
+        not isinstance(theirs, dict)
+        or {k: v for k, v in theirs.items() if k != "adapter"} != layout
+    ):
+        raise TableInputError(
+            f"foreign table: {folder} holds {manifest.get('ruleset')}, not {game.ruleset_id}"
+        )
+    plan = make_plan(game)
+    if manifest.get("pack_tiers") != {p.name: list(p.tiers) for p in plan.packs}:
+        raise TableInputError(
+            f"foreign table: {folder} is laid out in other packs than {game.ruleset_id} is "
+            f"(made by another version?); rebuild it with: {hint} --force"
+        )
+    for pack in plan.packs:
+        if not pack_path(folder, pack.name).is_file():
+            tiers = ", ".join(game.tier_name(t) for t in pack.tiers[:3])
+            more = ", ..." if len(pack.tiers) > 3 else ""
+            raise TableInputError(
+                f"child tier missing: pack {pack.name} (tiers {tiers}{more}) is not on disk; "
+                f"rebuild it with: {hint}"
+            )
+    for pack in plan.packs:
+        for t in pack.tiers:
+            for c in checker.child_tiers(t):
+                if c not in plan.pack_of:
+                    raise TableInputError(
+                        f"child tier missing: tier {game.tier_name(c)}, a child of tier "
+                        f"{game.tier_name(t)}, is in no pack of {folder}"
+                    )
+
+    def check(pack: Pack) -> str:
+        path = pack_path(folder, pack.name)
+        try:
+            pf = PackFile(path, hint + " --force")
+        except CorruptTableError as exc:
+            text = str(exc)
+            if "is not supported" in text:
+                raise TableInputError(
+                    f"foreign format: pack {pack.name} is not of format version "
+                    f"{FORMAT_VERSION} ({text})"
+                ) from None
+            raise TableInputError(f"pack fails its checksum: {text}") from None
+        try:
+            if pf.header.get("ruleset") != game.ruleset_id or pf.header.get("pack") != pack.name:
+                raise TableInputError(
+                    f"foreign table: {path} holds pack {pf.header.get('pack')} of "
+                    f"{pf.header.get('ruleset')}"
+                )
+            if sorted(pf.tiers) != sorted(pack.tiers) or any(
+                pf.tiers[t][0] != game.tier_size(t) for t in pack.tiers
+            ):
+                raise TableInputError(f"foreign table: {path} holds other tiers than {pack.name}")
+            try:
+                pf.check()
+            except CorruptTableError as exc:
+                raise TableInputError(f"pack fails its checksum: {exc}") from None
+            return str(pf.header["payload_sha256"])
+        finally:
+            pf.close()
+
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        sums = dict(zip((p.name for p in plan.packs), pool.map(check, plan.packs), strict=True))
+    keys: dict[str, str] = {}
+    for pack in plan.packs:
+        kids = sorted({plan.pack_of[c] for t in pack.tiers for c in checker.child_tiers(t)})
+        text = json.dumps([checker.name, sums[pack.name], [sums[k] for k in kids]])
+        keys[pack.name] = hashlib.sha256(text.encode()).hexdigest()[:32]
+    return plan, sums, keys
 
 
 def verify_table(
-    rules: Any,
-    table: Tablebase,
-    sample: int = 20000,
+    game: TierGame,
+    checker: TierChecker,
+    folder: Path,
+    workers: int = 1,
+    scheduler: str | None = None,
+    budget: int = DEFAULT_BUDGET,
     fraction: float = 1.0,
     seed: int = 1,
-    on_tier: Callable[[int, int], None] | None = None,
+    fresh: bool = False,
+    on_progress: Progress | None = None,
+    on_dashboard: Callable[[str], None] | None = None,
+    opened: tuple[Plan, dict[str, str], dict[str, str]] | None = None,
 ) -> VerifyReport:
-    """Check `fraction` of the tiers (all by default) and `sample` positions by the rules."""
-    game = table.game
-    k = game.kernel
-    tiers = sorted(int(t) for names in table.manifest["pack_tiers"].values() for t in names)
-    rng = random.Random(seed)
+    """Check every pack (or a random `fraction` of them) not yet in the record; returns the
+    findings of every pack checked, by this run or an earlier one. `opened`: what
+    `open_for_check` returned, if the caller ran it already (it refuses bad input before a
+    progress display starts)."""
+    plan, _sums, keys = opened or open_for_check(game, checker, folder, workers)
+    packs = plan.packs
     if fraction < 1.0:
-        tiers = sorted(rng.sample(tiers, max(1, int(len(tiers) * fraction))))
-    report = VerifyReport()
-    cache: dict[int, Any] = {}
-
-    def codes_of(t: int) -> Any:
-        arr = cache.get(t)
-        if arr is None:
-            arr = table.pack(table.pack_of(t)).tier_codes(t)
-            if len(cache) > 64:
-                cache.pop(next(iter(cache)))
-            cache[t] = arr
-        return arr
-
-    bad = np.empty(MAX_REPORTED, np.int64)
-    for i, t in enumerate(tiers):
-        codes = codes_of(t)
-        kids = [codes_of(c) for c in game.child_tiers(t)]
-        joined, base = side_by_side(kids, np.uint16)
-        nbad, checked = check_tier(
-            k.primitive, k.moves, game.tier_context(t), codes, k.max_moves, joined, base, bad
+        chosen = set(
+            random.Random(seed).sample(range(len(packs)), max(1, int(len(packs) * fraction)))
         )
-        report.tiers += 1
-        report.entries += len(codes)
-        report.positions += int(checked)
-        report.failures += int(nbad)
-        for j in range(min(int(nbad), MAX_REPORTED - len(report.bad))):
-            report.bad.append((t, int(bad[j])))
-        if on_tier:
-            on_tier(i + 1, len(tiers))
-    _sample(rules, table, sample, rng, report)
+        packs = [p for i, p in enumerate(packs) if i in chosen]
+    record = Record(folder, game.ruleset_id, checker.name, fresh)
+    report = VerifyReport(game.ruleset_id, checker.name, checker.independent)
+    report.packs_total = len(plan.packs)
+    total = sum(p.positions for p in packs)
+    done_positions = 0
+    todo: list[Pack] = []
+    for pack in packs:
+        got = record.done(pack.name, keys[pack.name])
+        if got is None:
+            todo.append(pack)
+            continue
+        report.add(got, len(pack.tiers))
+        report.resumed += 1
+        done_positions += pack.positions
+    if on_progress:
+        on_progress(todo[0].level if todo else 0, report.packs, len(packs), done_positions, total)
+    spec, cspec = game.spec(), checker.spec()
+    if scheduler is None:
+        budget = max(budget - resident_bytes(), MIN_BUDGET)
+    runner: _Local | _Dask = (
+        _Local(budget)
+        if workers <= 1 and scheduler is None
+        else _Dask(workers, scheduler, budget, on_dashboard)
+    )
+    try:
+        for pack, result in runner.run(spec, cspec, folder, todo, plan, checker):
+            result["key"] = keys[pack.name]
+            record.add(result)
+            report.add(result, len(pack.tiers))
+            done_positions += pack.positions
+            if on_progress:
+                on_progress(pack.level, report.packs, len(packs), done_positions, total)
+    finally:
+        try:
+            runner.close()
+        finally:
+            record.save()
+    report.record_note = record.failed
     return report
 
 
-def _sample(rules: Any, table: Tablebase, count: int, rng: random.Random, r: VerifyReport) -> None:
-    """Random positions through the Python rules engine."""
-    game = table.game
-    tiers = sorted(int(t) for names in table.manifest["pack_tiers"].values() for t in names)
-    tries = 0
-    while r.sampled < count and tries < 20 * count:
-        tries += 1
-        t = rng.choice(tiers)
-        pos = game.position(t, rng.randrange(game.tier_size(t)))
-        if pos is None:
-            continue
-        r.sampled += 1
-        got = table.probe(pos)
-        end = rules.outcome(pos)
-        want: tuple[Value, int | None]
-        if end is not None:
-            want = (end.value_for(pos.to_move), 0)
-        else:
-            kids = [table.probe(rules.play(pos, m)) for m in rules.legal_moves(pos)]
-            losses = [rem for v, rem in kids if v is Value.LOSS]
-            if losses:
-                want = (Value.WIN, 1 + min(x for x in losses if x is not None))
-            elif any(v is Value.DRAW for v, _ in kids):
-                want = (Value.DRAW, None)
-            else:
-                want = (Value.LOSS, 1 + max(rem or 0 for _, rem in kids))
-        if got != want and len(r.sample_failures) < MAX_REPORTED:
-            r.sample_failures.append(f"{pos}: stored {got}, the rules give {want}")
+def pack_need(checker: TierChecker, pack: Pack) -> int:
+    """Bytes a worker needs beyond its cache to check a pack: its largest tier's."""
+    return max(checker.work_bytes(t) for t in pack.tiers)
 
 
-def describe_bad(table: Tablebase, tier: int, index: int) -> str:
-    """A failing entry in words."""
-    pos = table.game.position(tier, index)
-    code = table.code(tier, index)
-    stored = "invalid" if code == 0 else str(decode(code))
-    return f"tier {table.game.tier_name(tier)} index {index} ({pos}): stored {stored}"
+def _children_map(checker: TierChecker, pack: Pack, plan: Plan) -> dict[int, str]:
+    return {c: plan.pack_of[c] for t in pack.tiers for c in checker.child_tiers(t)}
+
+
+class _Local:
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+
+    def run(
+        self,
+        spec: dict[str, Any],
+        cspec: dict[str, Any],
+        folder: Path,
+        todo: list[Pack],
+        plan: Plan,
+        checker: TierChecker,
+    ) -> Iterator[tuple[Pack, dict[str, Any]]]:
+        for pack in todo:
+            kids = _children_map(checker, pack, plan)
+            yield pack, verify_pack(spec, cspec, str(folder), pack, kids, self.budget)
+
+    def close(self) -> None:
+        release_caches()
+
+
+class _Dask:
+    def __init__(
+        self,
+        workers: int,
+        scheduler: str | None,
+        budget: int,
+        on_dashboard: Callable[[str], None] | None,
+    ) -> None:
+        from boardlab.solver.cluster import connect
+
+        self.client, self.cluster, nworkers = connect(workers, scheduler)
+        self.workers = max(1, nworkers)
+        self.shared = self.cluster is not None
+        self.budget = budget
+        if on_dashboard and self.client.dashboard_link:
+            on_dashboard(str(self.client.dashboard_link))
+
+    def run(
+        self,
+        spec: dict[str, Any],
+        cspec: dict[str, Any],
+        folder: Path,
+        todo: list[Pack],
+        plan: Plan,
+        checker: TierChecker,
+    ) -> Iterator[tuple[Pack, dict[str, Any]]]:
+        from distributed import wait
+
+        # as the solve: the child cache gets half the budget (one for the local cluster's
+        # threads, else a share per worker process), the packs in flight the other half
+        caches = 1 if self.shared else self.workers
+        cache_budget = max(GiB // 8, self.budget // (2 * caches))
+        free = self.budget - cache_budget * caches
+        queue = list(todo)  # the solve's order: children were checked (and cached) first
+        running: dict[Any, tuple[Pack, int]] = {}
+        in_use = 0
+        while queue or running:
+            while queue and len(running) < 2 * self.workers:
+                need = pack_need(checker, queue[0])
+                if running and in_use + need > free:
+                    break
+                pack = queue.pop(0)
+                fut = self.client.submit(
+                    verify_pack,
+                    spec,
+                    cspec,
+                    str(folder),
+                    pack,
+                    _children_map(checker, pack, plan),
+                    cache_budget,
+                    key=f"verify-{plan_key(spec)}-{pack.name}",
+                    pure=False,
+                )
+                running[fut] = (pack, need)
+                in_use += need
+            finished, _ = wait(list(running), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
+            for fut in finished:
+                pack, need = running.pop(fut)
+                in_use -= need
+                yield pack, fut.result()
+
+    def close(self) -> None:
+        from boardlab.solver.cluster import disconnect
+
+        disconnect(self.client, self.cluster)
+        if self.shared:
+            release_caches()
+
+
+__all__ = [
+    "KINDS",
+    "Finding",
+    "MovesChecker",
+    "TableInputError",
+    "VerifyReport",
+    "checker_of",
+    "describe",
+    "moves_checker",
+    "sample_by_rules",
+    "verify_table",
+]

@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Mount
 
 from boardlab import __version__
 from boardlab.core.errors import BoardLabError, CorruptTableError, MissingTableError
@@ -32,6 +33,7 @@ from boardlab.web.limits import (
     WorkGate,
     WorkLimits,
 )
+from boardlab.web.ops import install as install_ops
 from boardlab.web.routes import router
 from boardlab.web.security import (
     MAX_BODY_BYTES,
@@ -82,6 +84,8 @@ def _allowed_methods(request: Request) -> list[str]:
     for route in (*router.routes, *request.app.router.routes):
         regex = getattr(route, "path_regex", None)
         route_methods = getattr(route, "methods", None)
+        if route_methods is None and isinstance(route, Mount):  # static files: GET only
+            route_methods = {"GET"}
         if regex is not None and route_methods and regex.match(path):
             methods.update(route_methods)
     if "GET" in methods:
@@ -122,6 +126,7 @@ def create_app(
         if pool is not None:  # start the workers in the background, not delaying the start
             threading.Thread(target=pool.warm_up, name="warm-up", daemon=True).start()
         yield
+        app.state.friends.close()  # the moves waiting are written before the process ends
         if pool is not None:
             pool.close()
         app.state.service.close()  # stop a build in progress, close tables
@@ -145,6 +150,7 @@ def create_app(
     app.include_router(router)
     install_friends(app)  # shared games (/friend, /api/friends): app.state.friends.configure
     app.include_router(learn_router)  # puzzles and review, with their pages
+    install_ops(app)  # /healthz, /readyz, /metrics, request ids, the database's 503
     extra = list(allowed_hosts or ())
     hosts = None if "*" in extra else allowed_hosts_for(None, extra)
     app.add_middleware(GuardMiddleware, allowed_hosts=hosts, max_body=max_body)
@@ -181,7 +187,8 @@ def create_app(
         elif status == 405:
             allow = _allowed_methods(request)
             headers["Allow"] = ", ".join(allow)
-            message = f"{request.method} is not allowed here (allowed: {', '.join(allow)})"
+            shown = f" (allowed: {', '.join(allow)})" if allow else ""
+            message = f"{request.method} is not allowed here{shown}"
         elif status == 400 and str(exc.detail).startswith("There was an error parsing"):
             message = "the body could not be read (not UTF-8 JSON?)"
         else:

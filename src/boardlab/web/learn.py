@@ -14,7 +14,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
-from boardlab.ai.ladder import ladder_ratings
+from boardlab.ai.ladder import ladder_intervals, ladder_ratings
 from boardlab.ai.puzzles import KINDS, generate, make_puzzle
 from boardlab.ai.review import review_game
 from boardlab.core.errors import MissingTableError, UsageError
@@ -79,13 +79,15 @@ class PuzzleRulesetsOut(BaseModel):
 
 
 class LadderOut(BaseModel):
-    """The measured ratings of the levels (random mover 0) on this game, variant and size;
-    empty where that board was not measured."""
+    """The measured ratings of the levels (random mover 0) on this game, variant and size,
+    and each level's 95% interval where one was measured; empty where that board was not
+    measured."""
 
     game: str
     variant: str
     size: int
     ratings: dict[str, int]
+    intervals: dict[str, list[int]] = {}
 
 
 class PositionSpec(s.RulesSpec):
@@ -156,7 +158,14 @@ def ladder(
     this very board; no ratings for a board that was not measured."""
     rules = rules_of(game, variant, size)
     found = ladder_ratings(rules.game, rules.variant, rules.size)
-    return LadderOut(game=rules.game, variant=rules.variant, size=rules.size, ratings=found or {})
+    spans = ladder_intervals(rules.game, rules.variant, rules.size)
+    return LadderOut(
+        game=rules.game,
+        variant=rules.variant,
+        size=rules.size,
+        ratings=found or {},
+        intervals=spans or {},
+    )
 
 
 @router.get("/api/puzzles/rulesets")

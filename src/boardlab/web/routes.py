@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query, Request
 
 from boardlab.web import records
 from boardlab.web import schemas as s
+from boardlab.web.estimates import estimate_out
 from boardlab.web.limits import Budget, WorkGate
 from boardlab.web.security import is_local_client
 from boardlab.web.service import Service, catalogue, replay, rules_of, state_out
@@ -135,6 +136,20 @@ async def analysis(spec: s.GameSpec, request: Request) -> s.AnalysisOut:
     """Perfect-play values of the position, each legal move and each position of the game."""
     service = _service(request)
     return await quick(request, lambda: service.analysis(spec))
+
+
+@router.post("/estimate", responses=COMPUTE_ERRORS)
+async def estimate(spec: s.GameSpec, request: Request) -> s.EstimateOut:
+    """What the strongest search says of the position within a node budget, where no
+    complete table exists: a bar's share for the side to move, the depth reached, the
+    expected line, and whether that is proven or an estimate."""
+    return await _gate(request).run(
+        request,
+        _gate(request).limits.move_seconds,
+        lambda budget: estimate_out(spec, budget),
+        heavy=True,
+        remote=("estimate", spec.model_dump(), s.EstimateOut.model_validate),
+    )
 
 
 @router.get("/tables", responses={503: TABLE_ERRORS[503]})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -179,6 +179,13 @@ class BoardFactsOut(BaseModel):
     reserves: list[int | None] | None = None
 
 
+def board_facts(rules: Any, position: Any) -> BoardFactsOut | None:
+    """What the board shows beyond the stones and cars, as the game declares it
+    (`GameInfo.board_facts`); None for a game that declares none."""
+    facts = get_game(rules.game).board_facts
+    return None if facts is None else BoardFactsOut.model_validate(facts(rules, position))
+
+
 class StateOut(BaseModel):
     """The replayed game: current position, whose turn, legal moves and the result."""
 
@@ -271,6 +278,22 @@ class AnalysisOut(BaseModel):
     forced: ForcedOut | None = None
 
 
+class EstimateOut(BaseModel):
+    """What the strongest search says of the position, for boards without a table: an
+    estimate unless `proven` (a forced result `plies` plies long). `share` is the bar's
+    share for the side to move, 0 to 1 (0.5 even); `line` the expected line from here."""
+
+    to_move: int
+    ply: int
+    score: int
+    share: float = Field(ge=0.0, le=1.0)
+    depth: int
+    nodes: int
+    line: list[str]
+    proven: bool
+    plies: int | None = None
+
+
 class TableOut(BaseModel):
     """Whether a tablebase exists, can be built, or is being built (with progress)."""
 
@@ -282,6 +305,14 @@ class TableOut(BaseModel):
     message: str | None = None
     phase: Literal["solving", "writing", "opening"] | None = None
     estimate_s: float | None = None
+    # A table too big to build from the page (`buildable` false: its build takes more than a
+    # few minutes here) says what it holds (`positions`), its disk, and the commands that
+    # build or install it.
+    buildable: bool = True
+    estimate_measured: bool = False  # estimate_s from this machine's `solve --estimate`
+    disk_bytes: int | None = None
+    positions: int | None = None
+    commands: list[str] = Field(default_factory=list)
 
 
 class VariantOut(BaseModel):
@@ -300,7 +331,10 @@ class VariantOut(BaseModel):
 
 
 class GameOut(BaseModel):
-    """A registered game."""
+    """A registered game, as it declares itself (`GameInfo`): `renderer` names the page's
+    board renderer (`js/boards/<renderer>.js`), `table_level` the level that plays from
+    complete tables, `action_ids` whether the game has stable action ids (OpenSpiel,
+    PettingZoo)."""
 
     name: str
     title: str
@@ -310,6 +344,9 @@ class GameOut(BaseModel):
     default_level: str = "random"
     setup: str | None = None
     tables: bool = False
+    renderer: str | None = None
+    table_level: int | None = None
+    action_ids: bool = False
 
 
 class GamesOut(BaseModel):

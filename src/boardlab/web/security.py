@@ -1,5 +1,6 @@
-"""What the server does before a request reaches the API: check the Host header, refuse
-oversized bodies before anything parses them, and add the security headers to every answer.
+"""What the server does before a request reaches the API: check the Host header (of WebSocket
+handshakes too), refuse oversized bodies before anything parses them, cap one address's open
+WebSockets, and add the security headers to every answer.
 
 Plain ASGI middleware (no request objects), so a refused request costs almost nothing and an
 oversized body is never held in memory: the declared length is checked first, and a body sent
@@ -16,9 +17,12 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from boardlab.web.connections import RefusalLog, address_key
+
 log = logging.getLogger("boardlab.web")
 
 MAX_BODY_BYTES = 256 * 1024
+WEBSOCKETS_PER_ADDRESS = 32  # open sockets of one address (IPv6: one /64)
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 LOCAL_CLIENTS = frozenset({"127.0.0.1", "::1", "localhost"})
 
@@ -108,26 +112,31 @@ class GuardMiddleware:
         app: ASGIApp,
         allowed_hosts: frozenset[str] | None = None,
         max_body: int = MAX_BODY_BYTES,
+        websockets_per_address: int = WEBSOCKETS_PER_ADDRESS,
     ) -> None:
         self.app = app
         self.allowed_hosts = allowed_hosts  # None: any host ('*')
         self.max_body = max_body
+        self.websockets_per_address = websockets_per_address
+        self._sockets: dict[str, int] = {}  # open WebSockets per address key
+        self._ws_log = RefusalLog("WebSocket")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if self.allowed_hosts is not None:
-            host = host_name(_header(scope, b"host") or "")
-            if host not in self.allowed_hosts:
-                await send_error(
-                    send,
-                    400,
-                    "this server does not answer to that host name "
-                    "(start it with --allowed-host NAME to add one)",
-                    "HostNotAllowed",
-                )
-                return
+        if not self._host_allowed(scope):
+            await send_error(
+                send,
+                400,
+                "this server does not answer to that host name "
+                "(start it with --allowed-host NAME to add one)",
+                "HostNotAllowed",
+            )
+            return
         declared = _header(scope, b"content-length")
         if declared is not None:
             try:
@@ -197,6 +206,33 @@ class GuardMiddleware:
                     send, 500, "internal error (details are in the server's log)", "InternalError"
                 )
 
+    def _host_allowed(self, scope: Scope) -> bool:
+        if self.allowed_hosts is None:
+            return True
+        return host_name(_header(scope, b"host") or "") in self.allowed_hosts
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The Host check as for HTTP, and a cap on one address's open sockets; refused
+        before the handshake completes (the client sees 403)."""
+        if not self._host_allowed(scope):
+            self._ws_log.refused(_client_key(scope), "host name not allowed")
+            await send({"type": "websocket.close", "code": 1008, "reason": "host not allowed"})
+            return
+        key = _client_key(scope)
+        if self._sockets.get(key, 0) >= self.websockets_per_address:
+            self._ws_log.refused(key, f"{self.websockets_per_address} sockets open, the limit")
+            await send({"type": "websocket.close", "code": 1013, "reason": "too many sockets"})
+            return
+        self._sockets[key] = self._sockets.get(key, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self._sockets[key] - 1
+            if left:
+                self._sockets[key] = left
+            else:
+                del self._sockets[key]
+
     def _too_large(self) -> str:
         return f"request body over {self.max_body} bytes"
 
@@ -205,7 +241,60 @@ class _BodyTooLarge(Exception):
     """Raised from `receive` when the body passes the limit; the middleware answers 413."""
 
 
+def _client_key(scope: Scope) -> str:
+    client = scope.get("client")
+    return address_key(str(client[0])) if client else "unknown"
+
+
 def is_local_client(scope: dict[str, Any] | Scope) -> bool:
     """True if the request comes from this machine (loopback address)."""
     client = scope.get("client")
     return client is not None and str(client[0]) in LOCAL_CLIENTS
+
+
+MAX_FRAME_DEPTH = 8  # the sockets' messages are flat objects; nesting deeper is abuse
+
+
+class BadFrame(Exception):
+    """A WebSocket message refused by its type, size or depth: close with `code`."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code, self.reason = code, reason
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON text, counted without parsing it
+    (strings skipped), so a hostile depth costs one pass, never the parser's recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def frame_text(message: Message, max_bytes: int, max_depth: int = MAX_FRAME_DEPTH) -> str:
+    """The text of a received WebSocket message (not a disconnect), checked: a binary frame
+    is refused with 1003, one over `max_bytes` with 1009, JSON nested deeper than
+    `max_depth` with 1008 (`BadFrame`)."""
+    text = message.get("text")
+    if text is None:
+        raise BadFrame(1003, "only text messages (JSON) are accepted")
+    if len(text) > max_bytes or len(text.encode("utf-8", "replace")) > max_bytes:
+        raise BadFrame(1009, f"messages are limited to {max_bytes} bytes")
+    if json_depth(text) > max_depth:
+        raise BadFrame(1008, f"messages nest at most {max_depth} levels")
+    return str(text)

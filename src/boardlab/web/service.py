@@ -33,9 +33,8 @@ from boardlab.core.outcome import Outcome
 from boardlab.core.registry import AnyRules, games, get_game, make_rules
 from boardlab.core.session import GameSession
 from boardlab.solver import analyse
-from boardlab.solver.store import TableStore, rules_key
+from boardlab.solver.store import TableStore, rules_key, solver_view
 from boardlab.web import schemas as s
-from boardlab.web.facts import board_facts
 from boardlab.web.limits import Budget, sigint_blocked
 from boardlab.web.security import hide_paths
 
@@ -93,7 +92,7 @@ def state_out(rules: AnyRules, session: Session) -> s.StateOut:
         to_move=session.to_move,
         legal_moves=[rules.format_move(m) for m in session.legal_moves()],
         result=result_out(session.result),
-        facts=board_facts(rules, session.position),
+        facts=s.board_facts(rules, session.position),
     )
 
 
@@ -127,6 +126,9 @@ def catalogue() -> s.GamesOut:
                 default_level=default_level(info),
                 setup=None if info.setup is None else info.setup.name,
                 tables=info.solver_adapter is not None,
+                renderer=info.renderer,
+                table_level=info.table_level,
+                action_ids=info.codec is not None,
             )
         )
     features = {"levels": bool(all_levels), "forced": True, "solver": True}
@@ -323,9 +325,11 @@ def _kill_group(proc: Any) -> None:
         proc.join(timeout=wait)
 
 
-# Seconds a table takes to build on a 2-core machine with compiled code cached (README's
-# measured figures, rounded up): the page says this before a build starts.
-BUILD_ESTIMATE_S = {3: 1.0, 4: 1.0, 5: 30.0}
+# Seconds a table takes to build from the page on a 2-core machine, rounded up: the page
+# says this before a build starts, then the time left from the build's own pace. A 5×5
+# build from the page took 96 s (a fresh process that also loads its compiled kernels, on a
+# server that is warming up), far more than the solve alone (README: about 14 s).
+BUILD_ESTIMATE_S = {3: 1.0, 4: 1.0, 5: 100.0}
 
 
 class Service:
@@ -403,16 +407,21 @@ class Service:
                 raise
 
     def _level4_table(self, rules: AnyRules, level: str) -> tuple[s.TableState | None, str | None]:
-        """For a level-4 Dodgem move: the table's state and, unless it is ready, a note."""
-        if level != "4" or rules.game != "dodgem":
+        """For a move of the level that plays from tables (`GameInfo.table_level`): the
+        table's state and, unless it is ready, a note."""
+        table_level = get_game(rules.game).table_level
+        if table_level is None or level != str(table_level):
             return None, None
         status = self.table_status(rules)
         if status.state == "ready":
             return "ready", None
         if status.state == "damaged":
-            return "damaged", f"level 4 played by search: {status.message}"
+            return "damaged", f"level {level} played by search: {status.message}"
         if status.state in ("missing", "building", "failed"):
-            return status.state, "level 4 played by search: no complete table for these rules"
+            return (
+                status.state,
+                f"level {level} played by search: no complete table for these rules",
+            )
         return None, None
 
     def computer_move(
@@ -545,7 +554,7 @@ class Service:
                     total=job.total,
                     message=job.message,
                     phase=job.phase if job.state == "building" else None,  # type: ignore[arg-type]
-                    estimate_s=BUILD_ESTIMATE_S.get(rules.size),
+                    **self._build_cost(rules),
                 )
         try:
             self.table(rules)
@@ -555,7 +564,7 @@ class Service:
                 solvable=True,
                 state="missing",
                 message=hide_paths(str(exc)),
-                estimate_s=BUILD_ESTIMATE_S.get(rules.size),
+                **self._build_cost(rules),
             )
         except CorruptTableError as exc:
             return s.TableOut(
@@ -563,9 +572,37 @@ class Service:
                 solvable=True,
                 state="damaged",
                 message=f"table damaged: {hide_paths(str(exc))}",
-                estimate_s=BUILD_ESTIMATE_S.get(rules.size),
+                **self._build_cost(rules),
             )
         return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
+
+    def _build_cost(self, rules: AnyRules) -> dict[str, Any]:
+        """What a build of these (solvable) rules would take, as TableOut fields: a board
+        built in a few minutes gets its page estimate; a bigger one is not `buildable` from
+        the page and names what it is, its time and disk here, and the commands to run."""
+        from boardlab.solver.api import rebuild_command, require_game
+        from boardlab.solver.buildcost import build_cost
+
+        game = require_game(solver_view(rules))
+        cost = build_cost(game, self.tables.folder)
+        if cost.page_buildable:
+            small = BUILD_ESTIMATE_S.get(rules.size)
+            return {
+                "estimate_s": small if small is not None else cost.seconds,
+                "estimate_measured": cost.measured and small is None,
+                "disk_bytes": cost.disk_bytes,
+            }
+        return {
+            "buildable": False,
+            "estimate_s": cost.seconds,
+            "estimate_measured": cost.measured,
+            "disk_bytes": cost.disk_bytes,
+            "positions": cost.positions,
+            "commands": [
+                rebuild_command(rules),
+                f"boardlab tables install FOLDER-OR-URL/{game.ruleset_id}",
+            ],
+        }
 
     def table(self, rules: AnyRules) -> Any:
         """The open tablebase for these rules; raises MissingTableError or CorruptTableError
@@ -625,6 +662,12 @@ class Service:
         status = self.table_status(rules)
         if status.state not in ("missing", "failed", "damaged"):
             return status
+        if not status.buildable:
+            raise BuildsNotAllowedError(
+                f"this table takes about {status.estimate_s or 0:,.0f} s to build here, too long "
+                f"for the page: build it with `{status.commands[0]}` or install it with "
+                f"`{status.commands[1]}`"
+            )
         key = rules_key(rules)
         other = self.building()
         if other is not None and other != key:

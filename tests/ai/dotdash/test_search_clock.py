@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from boardlab.ai.dotdash.players import MIN_DEPTH, DotDashSearchPlayer, player_for_level
+from boardlab.ai.dotdash.levels import player_for_level
+from boardlab.ai.dotdash.players import MIN_DEPTH, DotDashSearchPlayer
 from boardlab.ai.dotdash.search import WIN
 from boardlab.core import make_rules
 from boardlab.games.dotdash.rules import DotDashRules

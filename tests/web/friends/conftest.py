@@ -1,5 +1,6 @@
-"""Fixtures of the shared-games tests: a store on a fresh SQLite file, with a clock the test
-moves by hand, and the web app's API on one (small limits, to reach them)."""
+"""Fixtures of the shared-games tests: a store on a fresh database (SQLite, then PostgreSQL:
+`db_url` in tests/conftest.py), with a clock the test moves by hand, and the web app's API on
+one (small limits, to reach them)."""
 
 from __future__ import annotations
 
@@ -20,11 +21,6 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'friends.sqlite3'}"
-
-
-@pytest.fixture
 def store(db_url: str, clock: ManualClock) -> Iterator[FriendStore]:
     st = FriendStore(db_url, FriendLimits(), now=clock)
     yield st
@@ -32,10 +28,10 @@ def store(db_url: str, clock: ManualClock) -> Iterator[FriendStore]:
 
 
 @pytest.fixture
-def api(tmp_path: Path) -> Iterator[TestClient]:
+def api(tmp_path: Path, db_url: str) -> Iterator[TestClient]:
     app = create_app(tables=tmp_path / "tables")
     app.state.friends.configure(
-        f"sqlite:///{tmp_path / 'friends.sqlite3'}",
+        db_url,
         FriendLimits(open_per_client=3, message_bytes=512, messages_per_s=5, message_burst=8),
     )
     with TestClient(app, base_url="http://localhost") as c:

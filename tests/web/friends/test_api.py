@@ -113,7 +113,7 @@ def test_open_games_per_client_bound(api: TestClient) -> None:
 def test_websocket_players_and_a_spectator(api: TestClient) -> None:
     created = new_game(api, colour="first")
     gid = created["id"]
-    url = f"/api/friends/{gid}/ws"
+    url = f"ws://localhost/api/friends/{gid}/ws"
     with (
         api.websocket_connect(url) as blue,
         api.websocket_connect(url) as red,
@@ -157,7 +157,7 @@ def test_websocket_players_and_a_spectator(api: TestClient) -> None:
 
 def test_websocket_refuses_forged_tokens_oversize_and_floods(api: TestClient) -> None:
     created = new_game(api)
-    url = f"/api/friends/{created['id']}/ws"
+    url = f"ws://localhost/api/friends/{created['id']}/ws"
     with api.websocket_connect(url) as ws:
         ws.send_text(json.dumps({"type": "hello", "token": "forged-token"}))
         assert ws.receive_json()["status"] == 403
@@ -190,7 +190,7 @@ def test_a_flag_is_pushed_to_the_sockets(api: TestClient) -> None:
     """A clock of 1.2 s: nobody moves, the server's watcher ends the game on time and every
     socket hears it without asking."""
     created = new_game(api, colour="first", clock={"minutes": 0.02, "increment": 0})
-    with api.websocket_connect(f"/api/friends/{created['id']}/ws") as watcher:
+    with api.websocket_connect(f"ws://localhost/api/friends/{created['id']}/ws") as watcher:
         start = hello(watcher, None)["state"]
         assert start["clock"]["running"] == 0 and start["clock"]["remaining_ms"][1] == 1200
         assert 0 < start["clock"]["remaining_ms"][0] <= 1200
@@ -199,10 +199,10 @@ def test_a_flag_is_pushed_to_the_sockets(api: TestClient) -> None:
         assert end["clock"]["remaining_ms"][0] == 0
 
 
-def test_http_calls_per_address_are_rate_limited(tmp_path: Path) -> None:
+def test_http_calls_per_address_are_rate_limited(tmp_path: Path, db_url: str) -> None:
     app = create_app(tables=tmp_path / "tables")
     app.state.friends.configure(
-        f"sqlite:///{tmp_path / 'friends.sqlite3'}",
+        db_url,
         FriendLimits(requests_per_s=0.01, request_burst=4),
     )
     with TestClient(app, base_url="http://localhost") as api:
@@ -212,6 +212,6 @@ def test_http_calls_per_address_are_rate_limited(tmp_path: Path) -> None:
         refused = api.get(f"/api/friends/{created['id']}")
         assert refused.json()["kind"] == "RateLimitedError" and refused.headers["retry-after"]
         # the socket is not counted against it, and the rest of the API neither
-        with api.websocket_connect(f"/api/friends/{created['id']}/ws") as ws:
+        with api.websocket_connect(f"ws://localhost/api/friends/{created['id']}/ws") as ws:
             assert hello(ws, None)["state"]["id"] == created["id"]
         assert api.get("/api/health").status_code == 200

@@ -1,20 +1,26 @@
-"""Migrations: an empty file is brought to the newest schema, and a database made by the
-first schema (revision 0001) opens after the upgrade with its games playable."""
+"""Migrations: an empty database (SQLite and PostgreSQL) is brought to the newest schema, two
+servers migrating one database at once both end on it (one migrates, the other waits), and a
+database made by the first schema (revision 0001) opens after the upgrade with its games
+playable. PostgreSQL URLs without a driver name go through psycopg 3."""
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
+import pytest
 from sqlalchemy import inspect
 
+from boardlab.core.errors import UsageError
 from boardlab.web.friends import db as dbmod
+from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.models import Base
 from boardlab.web.friends.store import FriendStore, hash_token
 
 
-def test_an_empty_database_gets_the_newest_schema(tmp_path: Path) -> None:
-    url = dbmod.sqlite_url(tmp_path / "new.sqlite3")
+def test_an_empty_database_gets_the_newest_schema(db_url: str) -> None:
+    url = db_url
     st = FriendStore(url)
     try:
         assert dbmod.current_revision(st.engine) == dbmod.head_revision()
@@ -70,3 +76,40 @@ def test_a_first_schema_database_opens_after_the_upgrade(tmp_path: Path) -> None
         assert over.match.score == (1.0, 0.0)
     finally:
         st.close()
+
+
+def test_two_servers_migrating_at_once_both_end_on_the_newest_schema(db_url: str) -> None:
+    engines = [dbmod.make_engine(db_url) for _ in range(3)]
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(len(engines))
+
+    def migrate(engine: object) -> None:
+        try:
+            barrier.wait()
+            dbmod.upgrade(engine)  # type: ignore[arg-type]
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=migrate, args=(e,)) for e in engines]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert dbmod.current_revision(engines[0]) == dbmod.head_revision()
+    for e in engines:
+        e.dispose()
+    st = FriendStore(db_url)  # and the schema works
+    try:
+        assert st.create(fs.CreateRequest(size=3)).state.status == "waiting"
+    finally:
+        st.close()
+
+
+def test_postgresql_urls_name_psycopg_and_bad_urls_are_one_line() -> None:
+    assert dbmod.normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert dbmod.normalise_url("postgres://u@h:5433/db") == "postgresql+psycopg://u@h:5433/db"
+    assert dbmod.normalise_url("sqlite:///x.db") == "sqlite:///x.db"
+    assert dbmod.make_engine("postgresql://u@127.0.0.1/db").dialect.driver == "psycopg"
+    with pytest.raises(UsageError, match="not a database URL"):
+        dbmod.make_engine("no-such-scheme")

@@ -125,7 +125,7 @@ def test_the_setup_over_http_and_the_sockets(api: TestClient) -> None:
     assert r.status_code == 200, r.text
     created = r.json()
     gid, placer, chooser = created["id"], created["token"], created["invite_token"]
-    url = f"/api/friends/{gid}/ws"
+    url = f"ws://localhost/api/friends/{gid}/ws"
     with api.websocket_connect(url) as mine, api.websocket_connect(url) as theirs:
         hello(mine, placer)
         first = hello(theirs, chooser)["state"]  # opening the invitation joins

@@ -1,6 +1,7 @@
-"""A real `boardlab serve` process on an SQLite file, killed with SIGKILL in the middle of a
-game and started again on the same file: both players reconnect their sockets and finish the
-game, and no acknowledged move is lost. Also two moves raced over HTTP: one is accepted."""
+"""A real `boardlab serve` process on a database (SQLite, then PostgreSQL), killed with SIGKILL
+in the middle of a game and started again on the same database: both players reconnect their
+sockets and finish the game, and no acknowledged move is lost. Also two moves raced over HTTP:
+one is accepted."""
 
 from __future__ import annotations
 
@@ -93,8 +94,8 @@ def play(ws: ClientConnection, state: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.slow
-def test_sigkill_in_mid_game_loses_no_acknowledged_move(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'friends.sqlite3'}"
+def test_sigkill_in_mid_game_loses_no_acknowledged_move(tmp_path: Path, db_url: str) -> None:
+    url = db_url
     port = free_port()
     acked: list[str] = []
     with server(url, tmp_path / "tables", port) as proc:
@@ -145,8 +146,8 @@ def race(url: str, auth: dict[str, str], moves: list[str]) -> list[int]:
 
 
 @pytest.mark.slow
-def test_two_moves_raced_over_http_one_is_accepted(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'friends.sqlite3'}"
+def test_two_moves_raced_over_http_one_is_accepted(tmp_path: Path, db_url: str) -> None:
+    url = db_url
     port = free_port()
     with server(url, tmp_path / "tables", port):
         base = f"http://127.0.0.1:{port}"

@@ -333,6 +333,31 @@ class Searcher:
             out.append((code, -self.negamax(na, nb, 1 - side, depth - 1, -INF, INF, 1)))
         return out
 
+    def principal_variation(self, pos: DodgemPosition, first: int, length: int) -> list[int]:
+        """The line the last search expects: `first` (the root's best move code), then each
+        position's best move as the transposition table holds it, up to `length` moves,
+        stopping at the game's end, a position the table does not hold, or a repetition."""
+        board = self.board
+        a, b, side = pos.first, pos.second, pos.to_move
+        seen = {board.key(a, b, side)}
+        line: list[int] = []
+        code = first
+        while len(line) < length:
+            winner, kids = board.expand(a, b, side)
+            child = next((k for k in kids if k[0] == code), None) if winner < 0 else None
+            if child is None:
+                break
+            line.append(code)
+            _, a, b = child
+            side = 1 - side
+            key = board.key(a, b, side)
+            entry = self.tt.get(key)
+            if entry is None or key in seen:
+                break
+            seen.add(key)
+            code = entry[3]
+        return line
+
     def search(
         self,
         pos: DodgemPosition,

@@ -3,7 +3,7 @@
 `GAME` declares the game; the `boardlab.games` entry point `dodgem` names it.
 """
 
-from boardlab.core.registry import Colour, GameInfo, Ref, VariantInfo
+from boardlab.core.registry import Colour, GameInfo, Ref, VariantInfo, WarmUp
 from boardlab.games.dodgem.facts import board_facts
 from boardlab.games.dodgem.notation import (
     MAX_SIZE,
@@ -43,12 +43,22 @@ GAME = GameInfo(
     make=rules_for,
     aliases=("dodgem'",),
     levels=Ref("boardlab.ai.dodgem.levels:player_for_level"),
+    level_data="boardlab.ai.dodgem/levels.toml",
+    table_digests="boardlab.games.dodgem/digests.txt",
+    table_level=4,
+    codec=Ref("boardlab.games.dodgem.codec:DodgemCodec"),
+    renderer="dodgem",
+    warm_up=WarmUp(size=4, levels=("3",), table_sizes=(4, 3)),
+    level_player=Ref("boardlab.ai.dodgem.levels:level_player"),
+    estimate=Ref("boardlab.ai.dodgem.estimate:estimate_dodgem"),
     level_count=4,
     perft=perft,
     render=render_board,
     notation_help=notation_help,
     forced=Ref("boardlab.ai.dodgem.forced:forced_dodgem"),
     solver_adapter=Ref("boardlab.games.dodgem.tiers:tiers_for"),
+    table_checker=Ref("boardlab.games.dodgem.verify_rules:checker_for"),
+    solver_shape=Ref("boardlab.games.dodgem.shape:shape_for"),
     board_facts=board_facts,
 )
 

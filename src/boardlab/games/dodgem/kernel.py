@@ -4,11 +4,12 @@ Every rule of play that decides what a position's moves are and whether it is ov
 here, for every variant (geometry, blocked rule, goal): the rules object
 (`boardlab.games.dodgem.rules`), perft, the searching players (`boardlab.ai.dodgem`) and the
 solver's tier adapter (`boardlab.games.dodgem.tiers`, whose terminal values are
-`terminal_winner`'s) call these functions instead of writing the rules again. The tablebase
-verifier (`boardlab.solver.verify`) checks the solver's bookkeeping with the same rules; the
-rules themselves are checked by tests: hand-made cases, a separate simple Dodgem for the
-moves, and the old slice solver (tests/solver/legacy, its own terminal rules) for every
-value of the 3×3 and 4×4 classic, blocked-loses and misère tables.
+`terminal_winner`'s) call these functions instead of writing the rules again. The one
+exception is on purpose: the tablebase checker (`boardlab.games.dodgem.verify_rules`) writes
+the moves and terminal rules again, so that `boardlab verify` checks the tables independently
+of this module. The rules themselves are checked by tests: hand-made cases, a separate simple
+Dodgem for the moves, and the old slice solver (tests/solver/legacy, its own terminal rules)
+for every value of the 3×3 and 4×4 classic, blocked-loses and misère tables.
 
 Data layout (the stable API):
 

@@ -6,7 +6,7 @@ lead in five-in-a-rows at the start of your turn. Variants: standard, frozen, ca
 
 from typing import Any
 
-from boardlab.core.registry import Colour, GameInfo, Ref, SetupStage, VariantInfo
+from boardlab.core.registry import Colour, GameInfo, Ref, SetupStage, VariantInfo, WarmUp
 from boardlab.games.dotdash.facts import board_facts
 from boardlab.games.dotdash.notation import MAX_SIZE, MIN_SIZE, DotDashMove, DotDashPosition, Point
 from boardlab.games.dotdash.perft import perft
@@ -55,7 +55,13 @@ GAME = GameInfo(
     ),
     default_variant="standard",
     make=rules_for,
-    levels=Ref("boardlab.ai.dotdash.players:player_for_level"),
+    levels=Ref("boardlab.ai.dotdash.levels:player_for_level"),
+    level_data="boardlab.ai.dotdash/levels.toml",
+    codec=Ref("boardlab.games.dotdash.codec:DotDashCodec"),
+    renderer="dotdash",
+    warm_up=WarmUp(size=7, levels=("2", "3", "4")),
+    level_player=Ref("boardlab.ai.dotdash.levels:level_player"),
+    estimate=Ref("boardlab.ai.dotdash.estimate:estimate_dotdash"),
     level_count=4,
     perft=perft,
     render=render_board,

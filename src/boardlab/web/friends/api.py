@@ -43,12 +43,16 @@ from fastapi import (
 )
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import HTTPConnection
 
 from boardlab.core.errors import BoardLabError
+from boardlab.web.connections import RefusalLog, address_key
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.db import default_database_url
+from boardlab.web.friends.events import Bus, make_bus
 from boardlab.web.friends.hub import Hub, Listener
+from boardlab.web.friends.retention import Housekeeper, expire_invitations
 from boardlab.web.friends.store import (
     FriendError,
     FriendLimits,
@@ -58,7 +62,9 @@ from boardlab.web.friends.store import (
     StaleMoveError,
     TooManyGamesError,
 )
+from boardlab.web.friends.trouble import serving_trouble
 from boardlab.web.schemas import ErrorOut
+from boardlab.web.security import BadFrame, frame_text
 
 log = logging.getLogger("boardlab.web.friends")
 T = TypeVar("T")
@@ -96,22 +102,35 @@ class Friends:
     def __init__(self, database: str | None, limits: FriendLimits | None = None) -> None:
         self.database = database
         self.limits = limits or FriendLimits()
+        self.migrate = True
+        self.events: str | None = None  # --events: a redis:// URL
+        self.shared = False  # True: other processes serve the same games (events between them)
+        self.bus: Bus | None = None
+        self.on_move: Callable[[int], None] | None = None  # told each group commit's size
+        self._listener: asyncio.Task[None] | None = None
         self.hub = Hub()
-        self.limiter = anyio.CapacityLimiter(8)
+        # Threads for the store's calls: a move's thread mostly waits for the group commit,
+        # so many may wait at once and their moves share one commit.
+        self.limiter = anyio.CapacityLimiter(64)
         self._store: FriendStore | None = None
         self._lock = threading.Lock()
         self._ticker: asyncio.Task[None] | None = None
         self._buckets: dict[str, _Bucket] = {}
         self._last_expiry = 0.0
+        self.housekeeper = Housekeeper()
 
-    def configure(self, database: str | None = None, limits: FriendLimits | None = None) -> Friends:
+    def configure(
+        self, database: str | None = None, limits: FriendLimits | None = None, migrate: bool = True
+    ) -> Friends:
         """Set the database URL (None: the default SQLite file) and the limits; before the
-        store is first opened."""
+        store is first opened. `migrate=False`: the schema is brought up to date elsewhere
+        (by `boardlab serve`, once, before its worker processes start)."""
         with self._lock:
             if self._store is not None:
                 raise RuntimeError("the shared games' database is already open")
             self.database = database
             self.limits = limits or FriendLimits()
+            self.migrate = migrate
             return self
 
     def open(self) -> FriendStore:
@@ -119,7 +138,8 @@ class Friends:
         with self._lock:
             if self._store is None:
                 url = self.database or default_database_url()
-                self._store = FriendStore(url, self.limits)
+                self._store = FriendStore(url, self.limits, migrate=self.migrate)
+                self._store.on_move = self.on_move
             return self._store
 
     def close(self) -> None:
@@ -133,14 +153,49 @@ class Friends:
         """`fn(store)` in a worker thread (the store is synchronous)."""
         return await anyio.to_thread.run_sync(lambda: fn(self.open()), limiter=self.limiter)
 
+    async def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
+        """A move: in the event loop when its game is in memory (no thread waits for the
+        commit), else in a worker thread."""
+        out = await self.open().move_async(game_id, token, move, ply)
+        if out is None:
+            out = await self.run(lambda st: st.move(game_id, token, move, ply))
+        return out
+
     async def publish(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
         """Push the game's public state (the one just committed, or read again) to its
-        sockets."""
+        sockets, and tell the other processes (when there are any) that it changed."""
+        if self.shared:
+            bus = self._bus()
+            if bus is not None:
+                try:
+                    await bus.send(game_id)
+                except Exception:  # the sockets of this process still get it
+                    log.warning("shared games: could not send an event", exc_info=True)
+        await self._push(game_id, state)
+
+    async def _push(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
         if not self.hub.count(game_id):
             return
         if state is None or state.id != game_id:
             state = await self.run(lambda st: st.state(game_id))
         self.hub.publish(game_id, state.model_dump(mode="json"))
+
+    def _bus(self) -> Bus | None:
+        if self.bus is None and self.shared:
+            self.bus = make_bus(self.events, self.open().url)
+        return self.bus
+
+    async def _on_event(self, game_id: str) -> None:
+        try:
+            await self._push(game_id)
+        except Exception:  # one game's trouble must not stop the listener
+            log.warning("shared games: could not push an event's game", exc_info=True)
+
+    def ensure_listener(self) -> None:
+        """Listen to the other processes' events (while this process serves sockets)."""
+        bus = self._bus()
+        if bus is not None and (self._listener is None or self._listener.done()):
+            self._listener = asyncio.get_running_loop().create_task(bus.run(self._on_event))
 
     def admit(self, client: str) -> None:
         """Count one HTTP request of `client`; RateLimitedError beyond its rate."""
@@ -166,8 +221,9 @@ class Friends:
         while self.hub.game_ids():
             await asyncio.sleep(TICK_S)
             try:
+                store = self.open()
                 for game_id in self.hub.game_ids():
-                    if await self._flag(game_id):
+                    if store.maybe_due(game_id) and await self._flag(game_id):
                         await self.publish(game_id)
                 if time.monotonic() - self._last_expiry > EXPIRE_EVERY_S:
                     self._last_expiry = time.monotonic()
@@ -183,12 +239,13 @@ def _friends(request: Request) -> Friends:
     return friends
 
 
-def _admit(conn: HTTPConnection) -> None:
+async def _admit(conn: HTTPConnection) -> None:
     """Every HTTP call of the router counts against its client's rate (a socket has its own
     limits)."""
+    friends: Friends = conn.app.state.friends
+    friends.housekeeper.ensure_started(friends)  # expiry and pruning, every few minutes
     if conn.scope["type"] == "http":
-        friends: Friends = conn.app.state.friends
-        friends.admit(conn.client.host if conn.client else "unknown")
+        friends.admit(address_key(conn.client.host if conn.client else "unknown"))
 
 
 def _token(authorization: str | None) -> str | None:
@@ -223,8 +280,8 @@ router = APIRouter(
 async def create(req: fs.CreateRequest, request: Request) -> fs.CreatedOut:
     """A new shared game; the creator's seat token and the invitation's token, once."""
     friends = _friends(request)
-    client = request.client.host if request.client else "unknown"
-    await friends.run(lambda st: st.expire_idle())
+    client = address_key(request.client.host if request.client else "unknown")  # IPv6: /64
+    await friends.run(lambda st: (st.expire_idle(), expire_invitations(st)))
     return await friends.run(lambda st: st.create(req, client))
 
 
@@ -263,7 +320,7 @@ async def move(
 ) -> fs.FriendStateOut:
     """Play a move for one's seat in the position after `ply` plies."""
     friends = _friends(request)
-    out = await friends.run(lambda st: st.move(game_id, _token(authorization), body.move, body.ply))
+    out = await friends.move(game_id, _token(authorization), body.move, body.ply)
     await friends.publish(game_id, out)
     return out
 
@@ -304,6 +361,41 @@ async def record(game_id: GameId, request: Request) -> PlainTextResponse:
     """The game as record text."""
     text = await _friends(request).run(lambda st: st.record(game_id))
     return PlainTextResponse(text)
+
+
+def retry_after(store: FriendStore, client: str) -> int:
+    """Seconds until an open game of `client` (or, when the client has none, any open
+    game) is due to expire: when a place under the caps frees up at the latest."""
+    from sqlalchemy import func, select
+
+    from boardlab.web.friends.models import Game
+
+    lim, now = store.limits, store.now()
+    with store._read() as db:
+        for mine in (True, False):
+            q = select(func.min(Game.created_at)).where(Game.status == "waiting")
+            r = select(func.min(Game.updated_at)).where(Game.status == "playing")
+            if mine:
+                q, r = q.where(Game.creator_addr == client), r.where(Game.creator_addr == client)
+            due = [
+                t + span
+                for t, span in (
+                    (db.scalar(q), lim.invite_expiry_s),
+                    (db.scalar(r), lim.idle_expiry_s),
+                )
+                if t is not None
+            ]
+            if due:
+                return max(1, min(int(min(due) - now) + 1, int(lim.idle_expiry_s)))
+    return 60
+
+
+def _duration(seconds: int) -> str:
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 class _Bucket:
@@ -365,13 +457,16 @@ async def socket(ws: WebSocket, game_id: str) -> None:
         return
     await ws.accept()
     try:
-        hello = json.loads(await asyncio.wait_for(ws.receive_text(), timeout=10))
+        hello = json.loads(await asyncio.wait_for(_receive(ws, lim.message_bytes), timeout=10))
         token = hello.get("token") if isinstance(hello, dict) else None
         token = token if isinstance(token, str) and 0 < len(token) <= 200 else None
         # a seat's hello takes the seat (opening the invitation is joining)
         state = await friends.run(
             lambda st: st.join(game_id, token) if token else st.state(game_id)
         )
+    except BadFrame as exc:
+        await _refuse(ws, exc)
+        return
     except (TimeoutError, ValueError, WebSocketDisconnect) as exc:
         with contextlib.suppress(Exception):
             await ws.close(code=1008, reason=f"expected a hello: {exc.__class__.__name__}")
@@ -383,6 +478,7 @@ async def socket(ws: WebSocket, game_id: str) -> None:
     listener = Listener(person=state.person)
     friends.hub.add(game_id, listener)
     friends.ensure_ticker()
+    friends.ensure_listener()
     await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
     if token:
         await friends.publish(game_id, state)  # the other side learns that this seat is here
@@ -390,21 +486,37 @@ async def socket(ws: WebSocket, game_id: str) -> None:
     bucket = _Bucket(lim.messages_per_s, lim.message_burst)
     try:
         while True:
-            text = await ws.receive_text()
-            if len(text.encode()) > lim.message_bytes:
-                await ws.close(
-                    code=1009, reason=f"messages are limited to {lim.message_bytes} bytes"
-                )
-                break
+            text = await _receive(ws, lim.message_bytes)
             if not bucket.take():
                 await ws.close(code=1008, reason="too many messages: slow down")
                 break
             await _handle(ws, friends, game_id, token, text)
-    except WebSocketDisconnect:
-        pass
+    except BadFrame as exc:
+        await _refuse(ws, exc)
+    except (WebSocketDisconnect, OSError, RuntimeError):
+        pass  # the client went away (a send on a closed socket raises one of these)
     finally:
         friends.hub.remove(game_id, listener)
         sender.cancel()
+
+
+_frames_log = RefusalLog("WebSocket message")
+
+
+async def _receive(ws: WebSocket, limit: int) -> str:
+    """The next message's text, checked by type, size and depth (`BadFrame`)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    return frame_text(message, limit)
+
+
+async def _refuse(ws: WebSocket, exc: BadFrame) -> None:
+    """Close the socket for a bad message: one close code, one log line per address a
+    minute."""
+    _frames_log.refused(address_key(ws.client.host if ws.client else "unknown"), exc.reason)
+    with contextlib.suppress(Exception):
+        await ws.close(code=exc.code, reason=exc.reason)
 
 
 async def _send_loop(ws: WebSocket, listener: Listener) -> None:
@@ -427,7 +539,7 @@ async def _handle(
         state: fs.FriendStateOut | None = None
         if kind == "move":
             body = fs.MoveRequest.model_validate({"move": msg.get("move"), "ply": msg.get("ply")})
-            state = await friends.run(lambda st: st.move(game_id, token, body.move, body.ply))
+            state = await friends.move(game_id, token, body.move, body.ply)
         elif kind == "setup":
             req = fs.SetupRequest.model_validate({k: v for k, v in msg.items() if k != "type"})
             state = await friends.run(lambda st: st.setup(game_id, token, req))
@@ -441,6 +553,16 @@ async def _handle(
             await ws.send_json({"type": "rematch", "id": out.id})
         else:
             raise ValueError(f"unknown message type {str(kind)[:20]!r}")
+    except SQLAlchemyError as exc:
+        await ws.send_json(
+            {
+                "type": "error",
+                "error": serving_trouble(exc),
+                "kind": "DatabaseUnavailable",
+                "status": 503,
+            }
+        )
+        return
     except (BoardLabError, ValueError, ValidationError) as exc:
         if isinstance(exc, ValidationError):
             exc = ValueError("bad message: " + "; ".join(e["msg"] for e in exc.errors()[:2]))
@@ -461,12 +583,27 @@ def install(app: FastAPI, database: str | None = None, limits: FriendLimits | No
         status = status_of(exc)
         headers = None
         if status == 429:
-            headers = {"Retry-After": "2" if isinstance(exc, RateLimitedError) else "60"}
+            wait = 2
+            if isinstance(exc, TooManyGamesError):  # when the first place frees up
+                friends: Friends = request.app.state.friends
+                client = address_key(request.client.host if request.client else "unknown")
+                wait = await friends.run(lambda st: retry_after(st, client))
+                message = f"{message} (try again in {_duration(wait)})"
+            headers = {"Retry-After": str(wait)}
         return JSONResponse(
             {"error": message, "kind": exc.__class__.__name__}, status_code=status, headers=headers
         )
 
     app.add_exception_handler(FriendError, friend_error)
+
+    async def database_error(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse(
+            {"error": serving_trouble(exc), "kind": "DatabaseUnavailable"},
+            status_code=503,
+            headers={"Retry-After": "30"},
+        )
+
+    app.add_exception_handler(SQLAlchemyError, database_error)
 
     @app.get("/friend", include_in_schema=False)
     def friend_page() -> FileResponse:

@@ -2,8 +2,11 @@
 
 SQLite (the default, a file under the user data folder) is opened in WAL mode with full
 syncs, and every transaction starts `BEGIN IMMEDIATE`, so writers queue for the lock instead
-of failing half-way; a committed move survives the process being killed. Any other
-SQLAlchemy URL works too (`boardlab serve --database URL`), given its driver is installed.
+of failing half-way; a committed move survives the process being killed. PostgreSQL
+(`postgresql://user@host/db`, through psycopg 3: `pip install 'boardlab[postgresql]'`) is the
+database for hosting, with several server processes. Both run the same Alembic migrations; a
+migration holds a lock (SQLite's write lock, PostgreSQL's advisory lock), so of two servers
+started at once one migrates and the other waits, then finds the schema current.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
@@ -43,6 +46,24 @@ def sqlite_url(path: Path | str) -> str:
     return f"sqlite:///{Path(path)}"
 
 
+# PostgreSQL's advisory lock key of the migrations (any fixed 64-bit number: "BoardLab")
+MIGRATION_LOCK = 0x426F6172644C6162
+
+
+def normalise_url(url: str) -> str:
+    """`url` with PostgreSQL's plain schemes (`postgresql://`, `postgres://`) naming psycopg 3,
+    the driver BoardLab uses; other URLs unchanged."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme) :]
+    return url
+
+
+def is_sqlite(url: str) -> bool:
+    """True for an SQLite URL."""
+    return url.startswith("sqlite")
+
+
 def make_engine(url: str, immediate: bool = True, full_sync: bool = True) -> Engine:
     """An engine for `url`; a URL SQLAlchemy cannot read (or whose driver is missing) is a
     UsageError with one line. With SQLite, `immediate` transactions take the write lock at
@@ -50,6 +71,7 @@ def make_engine(url: str, immediate: bool = True, full_sync: bool = True) -> Eng
     (the default) syncs the log to disk at every commit, so an acknowledged change survives
     even a power cut; without it (synchronous=NORMAL) it survives a killed process, not
     necessarily a power cut, and commits are much cheaper."""
+    url = normalise_url(url)
     try:
         parsed = make_url(url)
     except ArgumentError:
@@ -62,8 +84,19 @@ def make_engine(url: str, immediate: bool = True, full_sync: bool = True) -> Eng
             if not folder.is_dir():
                 raise UsageError(f"database folder {folder.name!r} does not exist")
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    elif parsed.get_backend_name() == "postgresql":
+        # a dropped connection (a restarted database) is noticed before use, not mid-request;
+        # a connection waits at most 5 s for the server, so an unreachable one answers 503 soon
+        kwargs.update(pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=10)
+        kwargs["connect_args"] = {"connect_timeout": 5}
     try:
         engine = create_engine(url, **kwargs)
+    except ModuleNotFoundError as exc:
+        if parsed.get_backend_name() == "postgresql":
+            raise UsageError(
+                "PostgreSQL needs the psycopg driver: pip install 'boardlab[postgresql]'"
+            ) from None
+        raise UsageError(f"cannot open database {parsed.render_as_string()}: {exc}") from None
     except (NoSuchModuleError, ImportError) as exc:
         raise UsageError(f"cannot open database {parsed.render_as_string()}: {exc}") from None
     if sqlite:
@@ -108,8 +141,13 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Bring the database to `revision` (default the newest), from empty or any older one."""
+    """Bring the database to `revision` (default the newest), from empty or any older one.
+    Under a lock: a second server migrating at the same moment waits, then finds nothing to
+    do (SQLite: the transaction's write lock; PostgreSQL: an advisory lock for the
+    transaction)."""
     cfg = alembic_config()
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)

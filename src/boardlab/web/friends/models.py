@@ -7,8 +7,9 @@ which person sits there, so a rematch swaps colours by swapping the people, and 
 pie's chooser taking the other colour. *Moves* are the
 plies in order (the rules replay them); a *result* row is written when a game ends.
 
-`Game.ply` is the row's version: a move is accepted only by the update that moves it from the
-ply the mover saw to the next one, so two moves sent for one position cannot both land.
+`Game.version` is the row's version, raised by every change: a move is accepted only by the
+update that moves it from the version the mover saw to the next one, so two moves sent for one
+position cannot both land, and a move sent to a game resigned meanwhile does not land either.
 This module is the head revision; `migrations/versions` builds it step by step.
 """
 
@@ -60,9 +61,11 @@ class Game(Base):
     # "choose" while the stage lasts, None once the chooser has taken a colour.
     setup_stage: Mapped[str | None] = mapped_column(String(8), nullable=True)
     placer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # revision 4: raised by every change of the row; an UPDATE names the version it read, so
+    # a racing one changes nothing, and a process's copy in memory knows when it is stale
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
-    # `ply` is the version: an UPDATE names the ply it read, so a racing one changes nothing
-    __mapper_args__ = {"version_id_col": ply, "version_id_generator": False}  # noqa: RUF012
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
 
     match: Mapped[Match] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.colour", cascade="all")

@@ -1,11 +1,14 @@
 """Shared games in a database: create, join, the setup stage (Dot Dash's pie), move, resign,
 draw, rematch, clocks, expiry.
 
-Every move is checked by replaying the game through the registered rules (`GameInfo` via
-`boardlab.core.registry`): the store keeps notation, never a second copy of the rules.
-A move carries the ply it was made for; `Game.ply` is a version column, so of two moves sent
-for one position exactly one is stored and the other is refused (`StaleMoveError`).
-Every change is committed before it is answered, so an acknowledged move survives a crash.
+Every move is checked by the registered rules (`GameInfo` via `boardlab.core.registry`): the
+store keeps notation, never a second copy of the rules. A game being played stays in memory
+(`live.LiveGame`: its row and the session replayed once), so a move is checked by appending it
+to that session; `Game.version` tells whether the copy is still the database's. A move carries
+the ply it was made for; of two moves sent for one position exactly one is stored and the
+other is refused (`StaleMoveError`). Moves are written by one thread, many games' moves to a
+commit (`live.GroupCommitter`), and every change is committed before it is answered, so an
+acknowledged move survives a crash.
 
 A game with a setup stage begins with it: one person places the stones (`setup_stage`
 "place"), the other takes a colour ("choose"), and the seats follow that choice. No move, draw
@@ -14,15 +17,17 @@ offer or clock runs before it ends; resigning during it aborts the game.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
 import hmac
 import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import IntegrityError
@@ -34,11 +39,35 @@ from boardlab.core.records import GameRecord
 from boardlab.core.registry import AnyRules, get_game, make_rules
 from boardlab.core.session import GameSession
 from boardlab.web import schemas as s
-from boardlab.web.facts import board_facts
 from boardlab.web.friends import db as dbmod
 from boardlab.web.friends import schemas as fs
+from boardlab.web.friends.live import (
+    GameView,
+    GroupCommitter,
+    LiveGame,
+    LiveGames,
+    MoveWrite,
+    ResultView,
+    Score,
+    SeatView,
+)
 from boardlab.web.friends.models import Game, Match, MoveRow, Result, Seat
+from boardlab.web.schemas import board_facts
 from boardlab.web.service import result_out
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Prepared:
+    """A move checked and played in memory, its rows not yet written."""
+
+    write: MoveWrite
+    seat: SeatView
+
+
+_RELOAD = object()  # the game in memory is stale: read it again
+_SLOW = object()  # the move needs the full transaction (a clock ran out)
 
 OPEN = ("waiting", "playing")
 
@@ -66,13 +95,15 @@ class TooManyGamesError(FriendError):
 @dataclass(frozen=True)
 class FriendLimits:
     """Bounds and settings of the shared games: open games per client address and in all,
-    idle expiry, the WebSocket's message size and rate (per connection), the HTTP request
-    rate per client address, and whether SQLite
-    syncs every commit to disk (`full_sync`, see `db.make_engine`)."""
+    idle expiry, invitation expiry, retention of finished games, the WebSocket's message
+    size and rate (per connection), the HTTP request rate per client address, and whether
+    SQLite syncs every commit to disk (`full_sync`, see `db.make_engine`)."""
 
     open_per_client: int = 20
     open_total: int = 2000
     idle_expiry_s: float = 7 * 24 * 3600.0
+    invite_expiry_s: float = 6 * 3600.0  # a game whose invitation nobody opened (retention)
+    retain_s: float = 30 * 24 * 3600.0  # finished and expired games are then deleted
     message_bytes: int = 4096
     messages_per_s: float = 10.0
     message_burst: int = 30
@@ -101,6 +132,35 @@ class _Replay:
     session: GameSession[Any, Any]
 
 
+def _changes(method: Callable[..., T]) -> Callable[..., T]:
+    """A change other than a move, in a write transaction of its own: the game's copy in
+    memory is dropped after, and a change that lost a race with another (the version moved on
+    under it) is tried again from the start."""
+
+    @functools.wraps(method)
+    def changing(self: FriendStore, game_id: str, *args: Any, **kwargs: Any) -> T:
+        for _ in range(3):
+            self._made.live = None
+            try:
+                out = method(self, game_id, *args, **kwargs)
+            except StaleDataError:
+                continue
+            except BaseException:
+                self.live.drop(game_id)
+                raise
+            # committed: the game as `_out` rendered it is the database's now
+            made: LiveGame | None = self._made.live
+            if made is not None and made.view.id == game_id:
+                self.live.put(made)
+            else:
+                self.live.drop(game_id)
+            return out
+        self.live.drop(game_id)
+        raise StaleMoveError("the game changed meanwhile: try again")
+
+    return changing
+
+
 class FriendStore:
     """The shared games of one database (thread-safe: each call is one transaction)."""
 
@@ -118,15 +178,36 @@ class FriendStore:
         if migrate:
             dbmod.upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.sqlite = self.engine.dialect.name == "sqlite"
         self._write_lock = threading.Lock()
         # reads take no write lock (SQLite in WAL mode lets them run beside the writer)
-        self.read_engine: Engine = dbmod.make_engine(
-            url, immediate=False, full_sync=self.limits.full_sync
+        self.read_engine: Engine = (
+            dbmod.make_engine(url, immediate=False, full_sync=self.limits.full_sync)
+            if self.sqlite
+            else self.engine
         )
-        self._reads = sessionmaker(self.read_engine, expire_on_commit=False)
+        # a read sees one snapshot (PostgreSQL's default gives each statement its own: the
+        # game's row and its moves, read by two statements, could disagree)
+        reads = (
+            self.read_engine
+            if self.sqlite
+            else self.read_engine.execution_options(isolation_level="REPEATABLE READ")
+        )
+        self._reads = sessionmaker(reads, expire_on_commit=False)
+        self.live = LiveGames()
+        self._made = threading.local()  # the game `_out` last rendered in this thread
+        self.committer = GroupCommitter(
+            self.engine, self._write_lock if self.sqlite else None, on_batch=self._batched
+        )
+        self.on_move: Callable[[int], None] | None = None  # told each batch's size (metrics)
+
+    def _batched(self, size: int) -> None:
+        if self.on_move is not None:
+            self.on_move(size)
 
     def close(self) -> None:
-        """Release the database's connections."""
+        """Write the moves waiting, then release the database's connections."""
+        self.committer.close()
         self.engine.dispose()
         self.read_engine.dispose()
 
@@ -135,7 +216,8 @@ class FriendStore:
         # One writer at a time in this process: a queue on a lock wakes the next writer at
         # once, where SQLite's busy handler would sleep and retry (it still guards against
         # other processes on the same file).
-        with self._write_lock, self._sessions.begin() as db:
+        # PostgreSQL's row locks and version checks need no such queue.
+        with self._write_lock if self.sqlite else nullcontext(), self._sessions.begin() as db:
             yield db
 
     @contextmanager
@@ -179,14 +261,22 @@ class FriendStore:
                 return seat
         raise SeatError("this token holds no seat of this game")
 
-    def _clock_left(
-        self, game: Game, now: float, replay: _Replay | None = None
-    ) -> list[int] | None:
+    @staticmethod
+    def _seat_view(view: GameView, token: str | None) -> SeatView:
+        if not token:
+            raise SeatError("this needs a seat's token: spectators can only watch")
+        digest = hash_token(token)
+        for seat in view.seats:
+            if hmac.compare_digest(seat.token_hash, digest):
+                return seat
+        raise SeatError("this token holds no seat of this game")
+
+    @staticmethod
+    def _clock_left(game: Game | GameView, now: float, mover: int) -> list[int] | None:
         if game.clock_ms is None:
             return None
         left = [seat.remaining_ms if seat.remaining_ms is not None else 0 for seat in game.seats]
         if game.status == "playing" and game.turn_started_at is not None:
-            mover = (replay or self._replay(game)).session.to_move
             left[mover] -= round((now - game.turn_started_at) * 1000)
         return left
 
@@ -212,14 +302,21 @@ class FriendStore:
                 points[person] += 1.0
         return int(count or 0), (points[0], points[1])
 
-    def _out(
-        self, db: Session, game: Game, seat: Seat | None = None, replay: _Replay | None = None
-    ) -> fs.FriendStateOut:
+    def _out(self, db: Session, game: Game, seat: Seat | None = None) -> fs.FriendStateOut:
+        """The state of an ORM game inside a transaction (the changes other than moves)."""
+        db.flush()
+        r = self._replay(game)
+        view = GameView.of(game)
+        live = LiveGame(view, r.rules, r.session, self._score(db, game.match_id))
+        self._made.live = live
+        return self._render(live, None if seat is None else view.seats[seat.colour])
+
+    def _render(self, live: LiveGame, seat: SeatView | None = None) -> fs.FriendStateOut:
+        """The state of a game in memory, as `seat` (None: a spectator) sees it."""
         now = self.now()
-        r = replay or self._replay(game)
-        rules, session = r.rules, r.session
+        game, rules, session = live.view, live.rules, live.session
         fmt = rules.format_position
-        left = self._clock_left(game, now, r)
+        left = self._clock_left(game, now, session.to_move)
         clock = None
         staging = game.setup_stage is not None
         if left is not None and game.clock_ms is not None:
@@ -238,7 +335,7 @@ class FriendStore:
             )
         elif session.result is not None:  # a game finished under the first schema
             result = result_out(session.result)
-        count, score = self._score(db, game.match_id)
+        count, score = live.score
         playing = game.status == "playing" and not staging
         setup = None
         if staging and game.placer is not None:
@@ -278,15 +375,36 @@ class FriendStore:
         """The game as a spectator sees it; with a valid seat token, as that seat sees it
         (an invalid token is refused rather than silently shown the spectator's view)."""
         for _ in range(2):
-            with self._read() as db:
-                game = self._load(db, game_id)
-                seat = self._seat_of(game, token) if token else None
-                r = self._replay(game)
-                left = self._clock_left(game, self.now(), r)
-                if left is None or game.status != "playing" or left[r.session.to_move] > 0:
-                    return self._out(db, game, seat, r)
+            live = self._live_game(game_id)
+            with live.lock:
+                game = live.view
+                seat = self._seat_view(game, token) if token else None
+                mover = live.session.to_move
+                left = self._clock_left(game, self.now(), mover)
+                if left is None or game.status != "playing" or left[mover] > 0:
+                    return self._render(live, seat)
             self.flag_if_due(game_id)  # the running clock is out: end the game, then read
         raise AssertionError("unreachable: a flagged game is no longer playing")
+
+    def _live_game(self, game_id: str, check: bool = True) -> LiveGame:
+        """The game in memory, read from the database when absent or, with `check`, when
+        the database's version has moved on (another process or store changed it)."""
+        live = self.live.get(game_id)
+        if live is not None and check:
+            with self._read() as db:
+                version = db.scalar(select(Game.version).where(Game.id == game_id))
+            if version != live.view.version:
+                self.live.drop(game_id, live)
+                live = None
+        if live is None:
+            with self._read() as db:
+                game = self._load(db, game_id)
+                r = self._replay(game)
+                live = LiveGame(
+                    GameView.of(game), r.rules, r.session, self._score(db, game.match_id)
+                )
+            self.live.put(live)
+        return live
 
     def seat_colour(self, game_id: str, token: str) -> int:
         """The colour a token plays in a game (SeatError when it holds no seat)."""
@@ -392,7 +510,17 @@ class FriendStore:
             )
 
     def join(self, game_id: str, token: str | None) -> fs.FriendStateOut:
-        """Take one's seat (opening the invitation); the game starts once both have."""
+        """Take one's seat (opening the invitation); the game starts once both have. A seat
+        already taken (every reconnecting socket says hello again) only reads the game."""
+        live = self._live_game(game_id)
+        with live.lock:
+            seat = self._seat_view(live.view, token)
+            if seat.joined_at is not None:
+                return self._render(live, seat)
+        return self._join(game_id, token)
+
+    @_changes
+    def _join(self, game_id: str, token: str | None) -> fs.FriendStateOut:
         with self._tx() as db:
             game = self._load(db, game_id)
             seat = self._seat_of(game, token)
@@ -408,7 +536,144 @@ class FriendStore:
 
     # -- playing ---------------------------------------------------------------------------
     def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
-        """Play `move` for the seat of `token` in the position after `ply` plies."""
+        """Play `move` for the seat of `token` in the position after `ply` plies (checked
+        against the game in memory, written by the group commit)."""
+        for attempt in range(3):
+            live = self._live_game(game_id, check=attempt > 0)
+            with live.lock:
+                if self.live.get(game_id) is not live:
+                    continue  # replaced while this thread waited
+                out = self._move_live(live, token, move, ply, first=attempt == 0)
+            if out is _SLOW:
+                break
+            if out is _RELOAD:
+                self.live.drop(game_id, live)
+                continue
+            assert isinstance(out, fs.FriendStateOut)
+            return out
+        try:
+            return self._move_slow(game_id, token, move, ply)
+        finally:
+            self.live.drop(game_id)
+
+    async def move_async(
+        self, game_id: str, token: str | None, move: str, ply: int
+    ) -> fs.FriendStateOut | None:
+        """`move` in the event loop, awaiting the group commit instead of holding a thread,
+        when the game is in memory and free; None: not possible now, call `move` in a
+        thread."""
+        live = self.live.get(game_id)
+        if live is None or not live.lock.acquire(blocking=False):
+            return None
+        try:
+            if self.live.get(game_id) is not live:
+                return None
+            prep = self._prepare_move(live, token, move, ply, first=True)
+            if not isinstance(prep, _Prepared):
+                out = prep
+            else:
+                try:
+                    # shielded: a mover who leaves does not cancel the write under way
+                    stored = await asyncio.shield(
+                        asyncio.wrap_future(self.committer.submit(prep.write))
+                    )
+                except BaseException:
+                    self._abandon(live, prep)
+                    raise
+                out = self._settle(live, prep, stored)
+        finally:
+            live.lock.release()
+        if out is _RELOAD:
+            self.live.drop(game_id, live)
+        return out if isinstance(out, fs.FriendStateOut) else None
+
+    def _move_live(
+        self, live: LiveGame, token: str | None, move: str, ply: int, first: bool
+    ) -> object:
+        """The move on the game in memory (its lock held): its state, or _RELOAD or _SLOW."""
+        prep = self._prepare_move(live, token, move, ply, first)
+        if not isinstance(prep, _Prepared):
+            return prep
+        try:
+            stored = self.committer.submit(prep.write).result()
+        except BaseException:
+            self._abandon(live, prep)
+            raise
+        return self._settle(live, prep, stored)
+
+    def _abandon(self, live: LiveGame, prep: _Prepared) -> None:
+        """The write failed or its outcome is unknown: forget the game in memory."""
+        live.session.undo()
+        self.live.drop(live.view.id, live)
+
+    def _settle(self, live: LiveGame, prep: _Prepared, stored: bool) -> object:
+        """The game in memory after the write: the move applied, or _RELOAD."""
+        game, write = live.view, prep.write
+        if not stored:
+            live.session.undo()
+            return _RELOAD  # another process or store changed the game first
+        game.ply, game.version = write.ply + 1, game.version + 1
+        for key, value in write.game_values.items():
+            setattr(game, key, value)
+        if write.seat_colour is not None:
+            game.seats[write.seat_colour].remaining_ms = write.seat_remaining_ms
+        if write.result is not None:
+            game.result = write.result
+            live.score = _scored(live.score, game, write.result)
+        return self._render(live, prep.seat)
+
+    def _prepare_move(
+        self, live: LiveGame, token: str | None, move: str, ply: int, first: bool
+    ) -> object:
+        """The move checked and played on the session in memory: a _Prepared write, or
+        _RELOAD or _SLOW; the rules' and the seat's errors are raised."""
+        game, session, rules = live.view, live.session, live.rules
+        seat = self._seat_view(game, token)
+        self._check_playing(game)
+        now = self.now()
+        left = self._clock_left(game, now, session.to_move)
+        if left is not None and game.status == "playing" and left[session.to_move] <= 0:
+            return _SLOW  # the flag fell before the move came
+        if ply != game.ply:
+            if first and ply > game.ply:
+                return _RELOAD  # this copy may be behind the database
+            raise StaleMoveError(f"the game is at ply {game.ply}, not {ply}: the board has changed")
+        self._check_setup_done(game)
+        if session.to_move != seat.colour:  # a seat moves only for itself: 403
+            names = rules.player_names
+            raise SeatError(
+                f"this link's seat is {names[seat.colour]}; it is {names[session.to_move]}'s turn"
+            )
+        try:
+            m = rules.parse_move(move)
+            session.play(m)
+        except NotationError as exc:
+            raise NotationError(f"{move.strip()[:24]}: {exc}") from None
+        values: dict[str, Any] = {
+            "updated_at": now,
+            "draw_offer": None,
+            "status": game.status,
+            "turn_started_at": game.turn_started_at,
+        }
+        remaining = None
+        if left is not None and game.turn_started_at is not None:
+            remaining = left[seat.colour] + game.increment_ms
+            values["turn_started_at"] = now
+        outcome = session.result
+        result = None
+        if outcome is not None:
+            w = outcome.winner
+            tag = "1/2-1/2" if w is None else ("1-0" if w == 0 else "0-1")
+            result = ResultView(w, outcome.reason.value, tag)
+            values.update(status="over", turn_started_at=None)
+        write = MoveWrite(
+            game.id, game.version, ply, rules.format_move(m), now, values,
+            None if remaining is None else seat.colour, remaining, result,
+        )  # fmt: skip
+        return _Prepared(write, seat)
+
+    def _move_slow(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
+        """The move in one transaction of its own (when the mover's clock may have run out)."""
         flagged = False
         try:
             with self._tx() as db:
@@ -424,7 +689,7 @@ class FriendStore:
         raise IllegalMoveError("the game is over: the clock ran out")
 
     def _play(self, db: Session, game: Game, seat: Seat, move: str, ply: int) -> fs.FriendStateOut:
-        """The move's checks and its rows (inside the caller's transaction)."""
+        """The move's checks and its rows (inside the caller's transaction): the slow path."""
         if ply != game.ply:
             raise StaleMoveError(f"the game is at ply {game.ply}, not {ply}: the board has changed")
         self._check_setup_done(game)
@@ -444,14 +709,14 @@ class FriendStore:
         if game.status != "playing":  # the flag fell before the move arrived
             return self._out(db, game, seat)
         game.moves.append(MoveRow(ply=ply, move=r.rules.format_move(m), played_at=now))
-        game.ply = ply + 1  # the version: UPDATE ... WHERE ply = <ply>
+        game.ply = ply + 1
         game.updated_at = now
         game.draw_offer = None
         outcome = r.session.result
         if outcome is not None:
             self._finish(game, outcome.winner, outcome.reason.value, now)
         db.flush()
-        return self._out(db, game, seat, r)
+        return self._out(db, game, seat)
 
     def _run_clock(self, game: Game, seat: Seat, now: float) -> None:
         if game.clock_ms is None or game.turn_started_at is None or seat.remaining_ms is None:
@@ -465,14 +730,14 @@ class FriendStore:
         game.turn_started_at = now
 
     @staticmethod
-    def _check_setup_done(game: Game) -> None:
+    def _check_setup_done(game: Game | GameView) -> None:
         if game.setup_stage == "place":
             raise IllegalMoveError("the setup comes first: the stones are still to be placed")
         if game.setup_stage == "choose":
             raise IllegalMoveError("the setup comes first: a colour is still to be chosen")
 
     @staticmethod
-    def _check_playing(game: Game) -> None:
+    def _check_playing(game: Game | GameView) -> None:
         if game.status == "waiting":
             raise IllegalMoveError("the game starts when your friend opens the invitation")
         if game.status != "playing":
@@ -487,6 +752,7 @@ class FriendStore:
         game.draw_offer = None
         game.updated_at = now
 
+    @_changes
     def resign(self, game_id: str, token: str | None) -> fs.FriendStateOut:
         """The seat's player resigns (also before the friend has joined: then it aborts)."""
         with self._tx() as db:
@@ -505,14 +771,15 @@ class FriendStore:
 
     def _settle_clock(self, game: Game, now: float) -> None:
         """End the game on time if the side to move has run out (before any other change)."""
-        left = self._clock_left(game, now)
-        if left is None or game.status != "playing":
+        if game.clock_ms is None or game.status != "playing":
             return
         mover = self._to_move(game)
-        if left[mover] <= 0:
+        left = self._clock_left(game, now, mover)
+        if left is not None and left[mover] <= 0:
             game.seats[mover].remaining_ms = 0
             self._finish(game, 1 - mover, "time", now)
 
+    @_changes
     def draw(self, game_id: str, token: str | None, action: str) -> fs.FriendStateOut:
         """Offer a draw, accept the other side's offer (the game is drawn) or decline it."""
         with self._tx() as db:
@@ -544,6 +811,7 @@ class FriendStore:
             db.flush()
             return self._out(db, game, seat)
 
+    @_changes
     def rematch(self, game_id: str, token: str | None) -> fs.RematchOut:
         """The next game of the match, colours swapped, the same tokens (asking twice, or
         both players asking, gives the same game). A game with a setup stage has it again,
@@ -594,6 +862,7 @@ class FriendStore:
             return fs.RematchOut(id=nxt.id)
 
     # -- the setup stage -------------------------------------------------------------------
+    @_changes
     def setup(self, game_id: str, token: str | None, req: fs.SetupRequest) -> fs.FriendStateOut:
         """The placer places the setup (checked by the game's setup rules), then the other
         person takes a colour: the seats follow (the chooser's token plays that colour) and the
@@ -639,23 +908,58 @@ class FriendStore:
             return self._out(db, game, seat)
 
     # -- housekeeping ----------------------------------------------------------------------
-    def flag_if_due(self, game_id: str) -> bool:
-        """End the game on time if its running clock is out; True if this call ended it."""
+    def maybe_due(self, game_id: str) -> bool:
+        """False when the game in memory certainly needs no flag now (no clock, not playing,
+        time left, or a move of it under way); True when `flag_if_due` should look. Never
+        waits (the clock watcher asks it of every watched game, in the event loop)."""
+        live = self.live.get(game_id)
+        if live is None:
+            return True
+        if not live.lock.acquire(blocking=False):
+            return False  # a change is being written: the next tick looks again
         try:
-            with self._read() as db:  # most games have no clock: one small query
+            game = live.view
+            if game.clock_ms is None or game.status != "playing":
+                return False
+            mover = live.session.to_move
+            left = self._clock_left(game, self.now(), mover)
+            return left is None or left[mover] <= 0
+        finally:
+            live.lock.release()
+
+    def flag_if_due(self, game_id: str) -> bool:
+        """End the game on time if its running clock is out; True if this call ended it.
+        A game in memory answers from there when its clock is not out (most games have no
+        clock): the watcher asks this of every watched game twice a second."""
+        live = self.live.get(game_id)
+        if live is not None:
+            with live.lock:
+                game = live.view
+                if game.clock_ms is None or game.status != "playing":
+                    return False
+                mover = live.session.to_move
+                left = self._clock_left(game, self.now(), mover)
+                if left is not None and left[mover] > 0:
+                    return False
+        try:
+            with self._read() as db:
                 row = db.execute(
                     select(Game.clock_ms, Game.status).where(Game.id == game_id)
                 ).one_or_none()
                 if row is None or row.clock_ms is None or row.status != "playing":
                     return False
-            with self._tx() as db:
-                game = self._load(db, game_id)
-                if game.clock_ms is None or game.status != "playing":
-                    return False
-                self._settle_clock(game, self.now())
-                return bool(game.status == "over")
+            return self._flag(game_id)
         except NoSuchGameError:
             return False
+
+    @_changes
+    def _flag(self, game_id: str) -> bool:
+        with self._tx() as db:
+            game = self._load(db, game_id)
+            if game.clock_ms is None or game.status != "playing":
+                return False
+            self._settle_clock(game, self.now())
+            return bool(game.status == "over")
 
     def running_clocks(self) -> list[str]:
         """Ids of the games whose clock is running (for the server's flag watcher)."""
@@ -677,7 +981,9 @@ class FriendStore:
                 game.status = "expired"
                 game.turn_started_at = None
                 ids.append(game.id)
-            return ids
+        for game_id in ids:
+            self.live.drop(game_id)
+        return ids
 
     def open_games(self, client: str | None = None) -> int:
         """How many games are open (waiting or playing), in all or created from `client`."""
@@ -686,3 +992,15 @@ class FriendStore:
             if client is not None:
                 q = q.where(Game.creator_addr == client)
             return int(db.scalar(q) or 0)
+
+
+def _scored(score: Score, game: GameView, result: ResultView) -> Score:
+    """The match's score once `game` ends with `result` (as `FriendStore._score` counts)."""
+    count, (a, b) = score
+    points = [a, b]
+    if result.winner is None:
+        if result.reason != "aborted":
+            points = [a + 0.5, b + 0.5]
+    else:
+        points[game.seats[result.winner].person] += 1.0
+    return count, (points[0], points[1])

@@ -80,10 +80,14 @@ export const api = {
   },
   /** @param {Game} game @param {AbortSignal} [signal] */
   analysis: (game, signal) => request("POST", "/api/analysis", spec(game), signal),
+  /** The search's estimate where no table exists. @param {Game} game @param {AbortSignal} [signal] */
+  estimate: (game, signal) => request("POST", "/api/estimate", spec(game), signal),
   /** @param {{game: string, variant: string, size: number}} g */
   tableStatus: (g) => request("GET", `/api/tables?${rulesQuery(g)}`),
   /** @param {{game: string, variant: string, size: number}} g */
   buildTable: (g) => request("POST", "/api/tables", { game: g.game, variant: g.variant, size: g.size }),
+  /** Stop a build started from the page. @param {{game: string, variant: string, size: number}} g */
+  cancelBuild: (g) => request("DELETE", `/api/tables?${rulesQuery(g)}`),
   /** @param {Game} game @param {Record<string, string>} players */
   exportRecord: (game, players) => request("POST", "/api/record/export", { ...spec(game), players }),
   /** @param {string} text */

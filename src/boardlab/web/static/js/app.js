@@ -3,13 +3,16 @@
 // server, and runs computers through the turn loop (turnloop.js). Drawing is in view.js.
 
 import { api } from "./api.js";
+import "./theme.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
+import "./play-texts.js";
 import { helpHtml } from "./help.js";
 import { wireLearning } from "./learn-main.js";
+import { clearCurrent, resumable, saveCurrent } from "./current.js";
 import { decodeLink, encodeLink } from "./links.js";
 import { addResult, counts, loadTally, resetTally } from "./record.js";
 import { humanColourAfterPie, isComputer, isWatch, seatsAfterPie, versusComputer, watchSides } from "./seating.js";
-import { playTick, setSound, soundOn } from "./sound.js";
+import { playSound, setSound, soundFor, soundOn } from "./sound.js";
 import { resigningColour, resultOf, saveSettings, seats, store } from "./state.js";
 import { Runner, isAbort, playComputers, runSeries, sleep } from "./turnloop.js";
 import { $, createView } from "./view.js";
@@ -59,7 +62,10 @@ function setView(view) {
     analysis: s.analysis && s.analysis.ply === view.moves.length ? s.analysis : null,
     preview: null,
   });
-  if (moved) playTick(!!view.result);
+  if (moved) {
+    const humans = [0, 1].filter((c) => !isComputer(seats(S())[c]));
+    playSound(soundFor(!!view.result, view.result ? view.result.winner : null, humans.length === 1 ? humans[0] : null));
+  }
   countIfFinished();
   if (S().settings.analysis) loadAnalysis();
 }
@@ -69,7 +75,7 @@ function countIfFinished() {
   const result = resultOf(s);
   if (!counts({ over: !!result, origin: s.origin, counted: s.counted }) || !result) return;
   const tally = addResult(localStorage, s.settings, result.winner, s.swapped);
-  store.set({ counted: true, tally });
+  store.set({ counted: true, tally, tallyBefore: s.tally });
 }
 
 /** Replay the store's game on the server. @param {AbortSignal} [signal] */
@@ -148,6 +154,8 @@ async function freshGame(start = null, signal = undefined) {
     game: { game, variant, size, start, moves: [], redo: [] },
     origin: "here",
     counted: false,
+    tallyBefore: null,
+    endClosed: false,
     resigned: null,
     forced: null,
     analysis: null,
@@ -179,22 +187,36 @@ async function start() {
   drive();
 }
 
-/** Watch: both sides computers, then start. */
-function watch() {
+/** Seat computers on both sides for watching; the menus (and the saved settings) keep the
+ * seats chosen there, so the next Start plays them again. */
+function seatWatchers() {
   readSetup();
   const s = S();
-  const sides = watchSides(s.settings.sides, "3");
-  writeSettings({ ...s.settings, sides });
-  view.fillSetup();
-  start();
+  const chosen = s.settings.sides;
+  const sides = watchSides(chosen, "3");
+  store.set({ settings: { ...s.settings, sides }, menuSides: sides.join() === chosen.join() ? null : chosen });
+}
+
+/** Watch: both sides computers, then a game. */
+async function watch() {
+  seatWatchers();
+  runner.cancel();
+  const s = S();
+  store.set({ run: null, gameNo: s.gameNo + 1, swapped: false, tally: loadTally(localStorage, s.settings) });
+  closeSheet();
+  try {
+    await freshGame();
+  } catch (err) {
+    showMessage(errorText(err), "error");
+    return;
+  }
+  checkLevel4();
+  drive();
 }
 
 /** A run of 100 computer games with a running score. */
 function watch100() {
-  readSetup();
-  const s = S();
-  writeSettings({ ...s.settings, sides: watchSides(s.settings.sides, "3") });
-  view.fillSetup();
+  seatWatchers();
   closeSheet();
   store.set({ run: { done: 0, total: 100 }, gameNo: 0, tally: loadTally(localStorage, S().settings) });
   runner
@@ -344,12 +366,44 @@ function jumpTo(ply) {
   goTo(all.slice(0, ply), all.slice(ply).reverse());
 }
 
+/** Resign asks first: the dialog says who gives up. */
 function resign() {
+  const s = S();
+  if (!s.view || resultOf(s) || isWatch(s.settings.sides)) return;
+  const colour = resigningColour(s);
+  $("resign-text").textContent = t("resign.text", { who: view.sideLabel(colour), colour: view.colourName(colour) });
+  const dlg = /** @type {HTMLDialogElement} */ ($("resign-dialog"));
+  dlg.returnValue = "";
+  dlg.showModal();
+  /** @type {HTMLElement} */ ($("resign-no")).focus();
+}
+
+function resignNow() {
   const s = S();
   if (!s.view || resultOf(s) || isWatch(s.settings.sides)) return;
   runner.cancel();
   store.set({ resigned: resigningColour(s), thinking: false, paused: false });
   countIfFinished();
+}
+
+/** The end card's Play again (`swap`: with the colours swapped). @param {boolean} swap */
+async function playAgain(swap) {
+  if (!swap) {
+    if (isWatch(S().settings.sides) && S().menuSides) await watch();
+    else await start();
+    return;
+  }
+  runner.cancel();
+  const s = S();
+  store.set({ run: null, gameNo: s.gameNo + 1, swapped: !s.swapped });
+  try {
+    await freshGame();
+  } catch (err) {
+    showMessage(errorText(err), "error");
+    return;
+  }
+  checkLevel4();
+  drive();
 }
 
 function swapSides() {
@@ -423,7 +477,7 @@ async function checkLevel4() {
   try {
     let st = await api.tableStatus(rules);
     if (!same()) return; // the settings moved on while we asked: a later check answers
-    if (st.state === "missing" && rules.size <= AUTO_BUILD_MAX) st = await api.buildTable(rules);
+    if (st.state === "missing" && autoBuilds(rules)) st = await api.buildTable(rules);
     if (!same()) return;
     store.set({ table: st });
     if (st.state === "building") pollTable();
@@ -443,7 +497,7 @@ function pollTable() {
       if (st.state === "building") pollTable();
       else if (st.state === "ready") {
         if (S().settings.analysis) loadAnalysis();
-      } else if (st.state === "failed") showMessage(st.message || t("table.unavailable"), "error");
+      } else if (st.state === "failed" && st.message !== "the build was cancelled") showMessage(st.message || t("table.unavailable"), "error");
     } catch (err) {
       showMessage(errorText(err), "error");
     }
@@ -455,6 +509,26 @@ async function buildTable() {
     const st = await api.buildTable(S().settings);
     store.set({ table: st });
     if (st.state === "building") pollTable();
+  } catch (err) {
+    showMessage(errorText(err), "error");
+  }
+}
+
+/** Rules whose build the player cancelled here: no longer built automatically. */
+const cancelled = new Set();
+/** @param {{game: string, variant: string, size: number}} r */
+const autoBuilds = (r) => r.size <= AUTO_BUILD_MAX && !cancelled.has(`${r.game}/${r.variant}/${r.size}`);
+
+/** Stop the build under way for the current rules. */
+async function cancelBuild() {
+  clearTimeout(pollTimer);
+  const r = S().settings;
+  cancelled.add(`${r.game}/${r.variant}/${r.size}`);
+  try {
+    const st = await api.cancelBuild(S().settings);
+    store.set({ table: st });
+    showMessage(t("table.cancelled"), "info");
+    if (S().settings.analysis) loadAnalysis();
   } catch (err) {
     showMessage(errorText(err), "error");
   }
@@ -473,23 +547,82 @@ async function loadAnalysis() {
   const now = S();
   if (JSON.stringify(now.game) !== asked || !now.settings.analysis) return;
   store.set({ analysis: { ...res, ply: now.game.moves.length } });
-  if (!res.available && (res.table === "building" || (res.table === "missing" && now.game.size <= AUTO_BUILD_MAX))) {
+  if (!res.available && now.view && !now.view.result) loadEstimate();
+  if (!res.available && (res.table === "building" || (res.table === "missing" && autoBuilds(now.game)))) {
     if (res.table === "missing") await buildTable();
     else pollTable();
   }
+}
+
+/** @type {AbortController | null} the estimate being asked for (one at a time) */
+let estimating = null;
+/** Ask the search for its estimate of the position shown, where no table exists. */
+async function loadEstimate() {
+  const s = S();
+  if (estimating) estimating.abort();
+  const ctl = new AbortController();
+  estimating = ctl;
+  const asked = JSON.stringify(s.game);
+  const position = s.view.position;
+  let res;
+  try {
+    res = await api.estimate(s.game, ctl.signal);
+  } catch (err) {
+    if (ctl.signal.aborted) return;
+    res = null;
+  } finally {
+    if (estimating === ctl) estimating = null;
+  }
+  const now = S();
+  if (JSON.stringify(now.game) !== asked || !now.settings.analysis) return;
+  if (!res) {
+    store.set({ estimate: { failed: true, position } });
+    return;
+  }
+  store.set({ estimate: { ...res, position }, seen: withSeen(now.seen, now.game, position, res) });
+  // the two positions before, where the page has no estimate yet (a computer that replied
+  // at once, a game opened from a link), so the last moves get their marks
+  const prefix = `${now.game.game}/${now.game.variant}/${now.game.size}|`;
+  for (let back = 1; back <= 2 && back <= now.game.moves.length; back++) {
+    const ply = now.game.moves.length - back;
+    const earlier = now.view.positions[ply];
+    if (S().seen[prefix + earlier]) continue;
+    const g = { ...now.game, moves: now.game.moves.slice(0, ply) };
+    estimating = ctl;
+    try {
+      const r = await api.estimate(g, ctl.signal);
+      if (JSON.stringify(S().game) !== asked) return;
+      store.set({ seen: withSeen(S().seen, now.game, earlier, r) });
+    } catch (err) {
+      return;
+    } finally {
+      if (estimating === ctl) estimating = null;
+    }
+  }
+}
+
+/** The estimates seen, with one more: by rules and position, for the move list's marks
+ * (bounded: a long session starts afresh).
+ * @param {Record<string, import("./estimate.js").Seen>} seen @param {{game: string, variant: string, size: number}} g
+ * @param {string} position @param {{share: number, to_move: number}} res */
+function withSeen(seen, g, position, res) {
+  const kept = Object.keys(seen).length < 4000 ? seen : {};
+  return { ...kept, [`${g.game}/${g.variant}/${g.size}|${position}`]: { share: res.share, to_move: res.to_move } };
 }
 
 // -- setup -----------------------------------------------------------------------------------------
 /** @param {import("./state.js").Settings} settings */
 function writeSettings(settings) {
   store.set({ settings });
-  saveSettings(settings);
+  const menu = S().menuSides;
+  saveSettings(menu ? { ...settings, sides: menu } : settings);
 }
 
 function readSetup() {
   const s = S();
   /** @param {string} id */
   const val = (id) => /** @type {HTMLSelectElement} */ ($(id)).value;
+  store.set({ menuSides: null }); // the menus say who plays from now on
   writeSettings({
     ...s.settings,
     game: val("s-game"),
@@ -549,6 +682,7 @@ async function exportRecord() {
  * @param {"link" | "file"} origin */
 async function openGame(rec, origin) {
   runner.cancel();
+  clearCurrent(localStorage);
   const s = S();
   writeSettings({ ...s.settings, game: rec.game, variant: rec.variant || s.settings.variant, size: rec.size || s.settings.size });
   view.fillSetup();
@@ -561,10 +695,41 @@ async function openGame(rec, origin) {
     forced: null,
     analysis: null,
     paused: true,
+    tallyBefore: null,
+    endClosed: false,
     tally: loadTally(localStorage, settings),
   });
   await refresh();
   checkLevel4();
+}
+
+/** Go on with the game this page was playing before a reload: it still counts when it ends
+ * and the computers' turns resume by themselves.
+ * @param {import("./current.js").Current} cur */
+async function resumeGame(cur) {
+  const s = S();
+  const g = cur.game;
+  const chosen = s.settings.sides;
+  const settings = { ...s.settings, game: g.game, variant: g.variant, size: g.size, sides: cur.sides };
+  store.set({ settings, menuSides: cur.sides.join() === chosen.join() ? null : chosen });
+  view.fillSetup();
+  store.set({
+    game: { game: g.game, variant: g.variant, size: g.size, start: g.start || null, moves: [...g.moves], redo: g.redo || [] },
+    origin: "here",
+    counted: cur.counted,
+    resigned: cur.resigned,
+    swapped: cur.swapped,
+    seed: cur.seed,
+    gameNo: cur.gameNo,
+    forced: null,
+    analysis: null,
+    tallyBefore: null,
+    endClosed: cur.counted, // a card already seen before the reload stays closed
+    paused: false,
+    tally: loadTally(localStorage, S().settings),
+  });
+  store.set({ paused: pieWaits() });
+  await refresh();
 }
 
 async function importRecord() {
@@ -616,6 +781,9 @@ const view = createView({
       store.set({ paused: true, thinking: false });
     },
     onPiePlace: piePlace,
+    onPieStage: (/** @type {boolean} */ placing) => {
+      if (S().pieStage !== placing) store.set({ pieStage: placing });
+    },
     onPieChoose: pieChoose,
     onError: (/** @type {any} */ err) => showMessage(errorText(err), "error"),
     canAct,
@@ -665,6 +833,13 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("resign").addEventListener("click", resign);
+  $("resign-dialog").addEventListener("close", () => {
+    if (/** @type {HTMLDialogElement} */ ($("resign-dialog")).returnValue === "resign") resignNow();
+  });
+  $("endcard-close").addEventListener("click", () => store.set({ endClosed: true }));
+  $("end-again").addEventListener("click", () => playAgain(false));
+  $("end-swap").addEventListener("click", () => playAgain(true));
+  $("end-review").addEventListener("click", () => $("review-game").click());
   $("swap").addEventListener("click", swapSides);
   $("pause").addEventListener("click", pauseOrContinue);
   $("new-game").addEventListener("click", openSheet);
@@ -677,6 +852,8 @@ function wire() {
     if (on) loadAnalysis();
   });
   $("build-table").addEventListener("click", buildTable);
+  $("analysis-build").addEventListener("click", buildTable);
+  $("cancel-build").addEventListener("click", cancelBuild);
   $("s-build").addEventListener("click", buildTable);
   $("export").addEventListener("click", exportRecord);
   $("import").addEventListener("click", () => openRecordDialog("import"));
@@ -709,7 +886,7 @@ function wire() {
   $("sound").addEventListener("click", () => {
     setSound(!soundOn());
     $("sound").setAttribute("aria-pressed", String(soundOn()));
-    playTick();
+    playSound("move");
   });
   $("sound").setAttribute("aria-pressed", String(soundOn()));
   for (const b of document.querySelectorAll("[data-lang]")) {
@@ -730,7 +907,17 @@ function wire() {
     }
     const target = /** @type {HTMLElement} */ (ev.target);
     if (target.closest("input,textarea,select,dialog")) return;
-    if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") {
+    // (on the board itself the arrows move its keyboard cursor)
+    if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !target.closest(".board-svg")) {
+      // ← and → step through the moves (the game waits on the position shown)
+      const s = S();
+      const total = s.game.moves.length + s.game.redo.length;
+      const ply = s.game.moves.length + (ev.key === "ArrowLeft" ? -1 : 1);
+      if (s.view && !s.run && ply >= 0 && ply <= total) {
+        ev.preventDefault();
+        jumpTo(ply);
+      }
+    } else if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") {
       ev.preventDefault();
       undo();
     } else if ((ev.ctrlKey || ev.metaKey) && ev.key === "y") {
@@ -746,9 +933,14 @@ function wire() {
       openGame(link, "link").catch((err) => showMessage(t("error.link", { msg: err.message }), "error"));
     }
   });
-  // the link follows the game
+  // the link follows the game, and a game played here is kept for a reload
   store.subscribe((s, prev) => {
     if (s.view && s.view !== prev.view && s.view.game === s.game.game) history.replaceState(null, "", linkFor());
+    const keep = s.game !== prev.game || s.counted !== prev.counted || s.resigned !== prev.resigned || s.swapped !== prev.swapped;
+    if (keep && s.origin === "here" && s.view) {
+      const { game, swapped, counted, resigned, seed, gameNo } = s;
+      saveCurrent(localStorage, { game, sides: [...s.settings.sides], swapped, counted, resigned, seed, gameNo });
+    }
   });
 }
 
@@ -764,7 +956,15 @@ async function main() {
   const link = decodeLink(location.hash);
   view.fillSetup();
   store.set({ tally: loadTally(localStorage, S().settings) });
-  if (link && link !== "help") {
+  const mine = link && link !== "help" ? resumable(localStorage, link) : null;
+  if (mine) {
+    try {
+      await resumeGame(mine);
+    } catch (err) {
+      showMessage(errorText(err), "error");
+      await freshGame();
+    }
+  } else if (link && link !== "help") {
     try {
       await openGame(link, "link");
     } catch (err) {

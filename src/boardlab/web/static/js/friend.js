@@ -10,6 +10,7 @@ import { createDodgemBoard } from "./boards/dodgem.js";
 import { createDotDashBoard } from "./boards/dotdash.js";
 import { createGenericBoard } from "./boards/generic.js";
 import { applyFriendTexts, clockText, friendHash, ft, isOlder, parseFriendHash } from "./friend-i18n.js";
+import "./theme.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 
 /** @type {Record<string, (host: HTMLElement, handlers: any) => {update: (v: any) => void}>} */
@@ -79,10 +80,11 @@ function fillForm() {
   const colour = /** @type {HTMLSelectElement} */ ($("f-colour"));
   const setup = /** @type {HTMLSelectElement} */ ($("f-setup"));
   const keep = { game: game.value, variant: variant.value, size: size.value, colour: colour.value, setup: setup.value };
-  game.replaceChildren(...cat.games.map((/** @type {any} */ g) => new Option(g.title, g.name)));
+  // the same words for games and variants as the main page's menus
+  game.replaceChildren(...cat.games.map((/** @type {any} */ g) => new Option(t(`game.${g.name}`, {}, g.title), g.name)));
   game.value = keep.game || cat.games[0].name;
   const info = cat.games.find((/** @type {any} */ g) => g.name === game.value) || cat.games[0];
-  variant.replaceChildren(...info.variants.map((/** @type {any} */ v) => new Option(v.name, v.name)));
+  variant.replaceChildren(...info.variants.map((/** @type {any} */ v) => new Option(t(`variant.${v.name}`, {}, v.name), v.name)));
   variant.value = info.variants.some((/** @type {any} */ v) => v.name === keep.variant) ? keep.variant : info.default_variant;
   const v = info.variants.find((/** @type {any} */ x) => x.name === variant.value);
   size.replaceChildren(...v.size_list.map((/** @type {number} */ n) => new Option(`${n}×${n}`, String(n))));

@@ -47,7 +47,9 @@ a square board and tries to be the first to get all of them off the far side.</p
   file is never counted.</li>
   <li><em>Analysis</em> colours every legal move: green wins, amber draws, red loses, with the number of
   plies to the end under best play. The chart shows how the value moved during the game; click a point
-  to go back to it.</li>
+  to go back to it. Where no table exists (Dot Dash, Dodgem from 6×6), level 4's search gives an
+  <em>estimate</em> instead: a bar, the depth it looked ahead and the line it expects; the moves are
+  underlined by how much of the estimate each one gave away.</li>
   <li>Undo, redo, the move list, record export and import and <em>Copy link</em> (the link holds the
   whole game) let you study and share positions.</li>
 </ul>
@@ -112,7 +114,9 @@ const ja = `
   <li>成績は、このページで終局まで指した対局(投了を含む)を設定ごとに数え、このブラウザに保存します。
   「リセット」で消せます。リンクやファイルから開いた対局は数えません。</li>
   <li>「解析」を入れると、すべての合法手が色分けされます。緑は勝ち、黄は引き分け、赤は負けで、数字は最善手順で
-  終局までの手数です。グラフは対局中の評価の移り変わりで、点を押すとその局面に戻ります。</li>
+  終局までの手数です。グラフは対局中の評価の移り変わりで、点を押すとその局面に戻ります。データベースのない盤
+  (ドットダッシュ、6×6 以上のドッジェム)では、代わりにレベル4の探索による<em>推定</em>を示します。形勢のバー、
+  読んだ深さ、予想手順で、指し手には推定でどれだけ損をしたかの下線が付きます。</li>
   <li>待った・進める・棋譜一覧・棋譜の書き出しと読み込み・「リンクをコピー」(対局全体を含みます)で
   局面を研究したり共有したりできます。</li>
 </ul>

@@ -19,11 +19,11 @@ const en = {
   "unit.ply.other": "{n} plies",
   "level4.perfect": "Level 4 plays perfectly here (its table is ready).",
   "level4.search": "Level 4 plays by search on this board: its table is not built yet.",
-  "level4.searchOnly": "Level 4 plays by search: {game} has no tables.",
+  "level4.searchOnly": "Level 4 looks ahead by search: {game} has no perfect-play tables.",
   "level4.building": "Level 4 plays by search until its table is built.",
-  "level4.offer": "Build the table (about {s} s)",
+  "level4.offer": "Build the table ({time})",
   "level4.damaged": "Level 4 plays by search because its table is damaged: {message}.",
-  "level4.rebuild": "Rebuild the table (about {s} s)",
+  "level4.rebuild": "Rebuild the table ({time})",
   "level4.tag.perfect": "perfect",
   "level4.tag.search": "search",
   "table.solving": "Solving: {pct}%",
@@ -31,7 +31,7 @@ const en = {
   "table.opening": "Opening the table…",
   "table.counting": "Solved: counting the positions…",
   "table.ready": "The table is ready: level 4 now plays perfectly.",
-  "table.estimate": "This takes about {s} s and up to 1.5 GiB of memory.",
+  "table.estimate": "Building it takes {time}.",
   "chart.x": "move (ply)",
   "chart.y": "distance to the end",
   "chart.wins": "{colour} wins",
@@ -79,6 +79,15 @@ const en = {
   "analysis.pos.win": "{colour} to move wins in {plies} with best play.",
   "analysis.pos.loss": "{colour} to move loses in {plies} with best play.",
   "analysis.play": "Play this move",
+  "est.label": "Estimate · depth {depth}",
+  "est.provenWin": "{colour} to move wins in {plies} (proven by search)",
+  "est.provenLoss": "{colour} to move loses in {plies} (proven by search)",
+  "est.note": "No perfect-play table here: level 4's search gives an estimate.",
+  "est.loading": "Searching…",
+  "est.line": "Best line",
+  "est.bar": "Estimate: {a} {pa}%, {b} {pb}%",
+  "est.failed": "The search estimate is not available now.",
+  "est.marks": "Moves are underlined by the estimate: green kept the chances, amber gave a little away, red a lot.",
   "moves.title": "Moves",
   "moves.export": "Export",
   "moves.import": "Import",
@@ -202,11 +211,11 @@ const ja = {
   "unit.ply.other": "{n}手",
   "level4.perfect": "この盤のデータベースがあるので、レベル4は完全にプレイします。",
   "level4.search": "この盤のデータベースはまだないので、レベル4は探索でプレイします。",
-  "level4.searchOnly": "{game}にはデータベースがないので、レベル4は探索でプレイします。",
+  "level4.searchOnly": "{game}には完全解析のデータベースがないので、レベル4は探索で先を読みます。",
   "level4.building": "データベースができるまで、レベル4は探索でプレイします。",
-  "level4.offer": "データベースを作成(約{s}秒)",
+  "level4.offer": "データベースを作成({time})",
   "level4.damaged": "データベースが壊れているので、レベル4は探索でプレイします({message})。",
-  "level4.rebuild": "データベースを作り直す(約{s}秒)",
+  "level4.rebuild": "データベースを作り直す({time})",
   "level4.tag.perfect": "完全",
   "level4.tag.search": "探索",
   "table.solving": "解析中: {pct}%",
@@ -214,7 +223,7 @@ const ja = {
   "table.opening": "データベースを開いています…",
   "table.counting": "解析完了: 局面を数えています…",
   "table.ready": "データベースができました。レベル4は完全にプレイします。",
-  "table.estimate": "約{s}秒かかり、最大1.5 GiBのメモリを使います。",
+  "table.estimate": "作成には{time}かかります。",
   "chart.x": "手数",
   "chart.y": "終局までの手数",
   "chart.wins": "{colour}の勝ち",
@@ -262,6 +271,15 @@ const ja = {
   "analysis.pos.win": "{colour}の手番: 最善手順で{plies}後に勝ちです。",
   "analysis.pos.loss": "{colour}の手番: 最善手順で{plies}後に負けです。",
   "analysis.play": "この手を指す",
+  "est.label": "推定 · 深さ{depth}",
+  "est.provenWin": "{colour}の手番: {plies}後に勝ち(探索で証明)",
+  "est.provenLoss": "{colour}の手番: {plies}後に負け(探索で証明)",
+  "est.note": "ここには完全解析のデータベースがありません。レベル4の探索による推定です。",
+  "est.loading": "探索中…",
+  "est.line": "最善手順",
+  "est.bar": "推定: {a} {pa}%、{b} {pb}%",
+  "est.failed": "探索による推定は今は利用できません。",
+  "est.marks": "指し手の下線は推定による評価です: 緑は形勢を保った手、黄は少し損をした手、赤は大きく損をした手。",
   "moves.title": "棋譜",
   "moves.export": "書き出し",
   "moves.import": "読み込み",
@@ -387,6 +405,11 @@ function detect() {
   return (typeof navigator === "undefined" ? "en" : navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en";
 }
 
+/** Whether the main pointer is a finger (never outside a browser). */
+function touch() {
+  return typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(pointer: coarse)").matches;
+}
+
 export function getLang() {
   return lang;
 }
@@ -399,7 +422,9 @@ export function getLang() {
  * @returns {string}
  */
 export function t(key, vars = {}, fallback = undefined) {
-  let s = TEXTS[lang][key] ?? TEXTS.en[key] ?? fallback ?? key;
+  // on a touch screen a text may have its own words ("tap" for "click"): key + ".touch"
+  const touchKey = touch() ? `${key}.touch` : null;
+  let s = (touchKey && (TEXTS[lang][touchKey] ?? TEXTS.en[touchKey])) ?? TEXTS[lang][key] ?? TEXTS.en[key] ?? fallback ?? key;
   for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
   return s;
 }

@@ -79,8 +79,10 @@ export function wireLearning(store, notify) {
   let asked = 0;
   const decorate = async () => {
     const ask = ++asked;
+    if (!chosen("s-game") || !Number(chosen("s-size"))) return; // the menus are not filled yet
     const ratings = await ladderFor(chosen("s-game"), chosen("s-variant"), Number(chosen("s-size")));
     if (ask !== asked) return; // a later choice's answer decorates instead
+    $("s-rating-note").hidden = Object.keys(ratings).length === 0;
     for (const id of ["s-side0", "s-side1"]) {
       for (const o of /** @type {HTMLSelectElement} */ ($(id)).options) {
         if (o.value === "human") continue;
@@ -102,15 +104,20 @@ export function wireLearning(store, notify) {
     const ok = covered.some((r) => r.game === g.game && r.variant === g.variant && (r.ready || []).includes(g.size));
     review.hidden = !ok;
   };
-  fetch("/api/puzzles/rulesets")
-    .then((r) => (r.ok ? r.json() : { rulesets: [] }))
-    .then((d) => {
-      covered = d.rulesets || [];
-      reviewable();
-    })
-    .catch(() => {});
+  const loadCovered = () =>
+    fetch("/api/puzzles/rulesets")
+      .then((r) => (r.ok ? r.json() : { rulesets: [] }))
+      .then((d) => {
+        covered = d.rulesets || [];
+        reviewable();
+      })
+      .catch(() => {});
+  loadCovered();
   store.subscribe((s, prev) => {
     if (s.game !== prev.game) reviewable();
+    // a table built from this page makes its games reviewable at once
+    const ready = (/** @type {any} */ tb) => !!tb && tb.state === "ready";
+    if (ready(s.table) && !ready(prev.table)) loadCovered();
   });
   review.hidden = true;
 

@@ -8,6 +8,7 @@ import "./learn-texts.js";
 import { api } from "./api.js";
 import { createDodgemBoard } from "./boards/dodgem.js";
 import { createGenericBoard } from "./boards/generic.js";
+import "./theme.js";
 import { applyI18n, onLangChange, setLang, t } from "./i18n.js";
 import { judge, loadProgress, loadSaved, nextPuzzle, recordTry, saveProgress, taskKey } from "./puzzles.js";
 import { createStore } from "./store.js";

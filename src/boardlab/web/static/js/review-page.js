@@ -7,9 +7,11 @@ import "./learn-texts.js";
 import { api } from "./api.js";
 import { createDodgemBoard } from "./boards/dodgem.js";
 import { createGenericBoard } from "./boards/generic.js";
+import "./theme.js";
 import { applyI18n, onLangChange, setLang, t } from "./i18n.js";
 import { decodeLink, encodeLink } from "./links.js";
-import { markClass, markKey, rows, summaryText } from "./review.js";
+import { renderChart } from "./chart.js";
+import { markClass, markKey, rows, sideSummaries, sideText, stepPly, summaryText } from "./review.js";
 import { createStore } from "./store.js";
 
 /** @param {string} id @returns {HTMLElement} */
@@ -20,11 +22,11 @@ const RENDERERS = { dodgem: createDodgemBoard };
 /**
  * @typedef {import("./review.js").ReviewMove} ReviewMove
  * @typedef {import("./links.js").GameSpec} GameSpec
- * @typedef {{game: GameSpec | null, review: {moves: ReviewMove[]} | null, ply: number | null, view: any, error: string | null, busy: boolean}} PageState
+ * @typedef {{game: GameSpec | null, review: {moves: ReviewMove[]} | null, ply: number | null, view: any, error: string | null, busy: boolean, history: any[] | null}} PageState
  */
 
 /** @type {import("./store.js").Store<PageState>} */
-const store = createStore(/** @type {PageState} */ ({ game: null, review: null, ply: null, view: null, error: null, busy: false }));
+const store = createStore(/** @type {PageState} */ ({ game: null, review: null, ply: null, view: null, error: null, busy: false, history: null }));
 const S = () => store.get();
 /** @type {any} */
 let board = null;
@@ -44,8 +46,32 @@ function render() {
   msg.className = "message error";
   msg.textContent = s.error ? t("rv.error", { msg: s.error }) : "";
   renderMoves();
+  renderSides();
   renderDetail();
   renderBoard();
+}
+
+/** Each side's moves by what they did to the value. */
+function renderSides() {
+  const s = S();
+  const list = $("rv-sides");
+  list.replaceChildren(
+    ...(s.review ? sideSummaries(s.review.moves) : []).map((x) => {
+      const li = document.createElement("li");
+      li.textContent = sideText(x, t);
+      return li;
+    }),
+  );
+}
+
+/** The value chart of the whole game; a point picks the move played from that position. */
+function renderValueChart() {
+  const s = S();
+  const card = $("rv-chart-card");
+  card.hidden = !s.history || !s.view;
+  if (!s.history || !s.review) return;
+  const total = s.review.moves.length;
+  renderChart($("rv-chart"), s.history, s.view.players, { onPick: (ply) => pick(Math.min(total, ply + 1)) });
 }
 
 function renderMoves() {
@@ -146,7 +172,7 @@ async function playLine() {
 
 /** Review a game. @param {GameSpec} game */
 async function reviewGame(game) {
-  store.set({ game, review: null, ply: null, error: null, busy: true });
+  store.set({ game, review: null, ply: null, error: null, busy: true, history: null });
   try {
     const res = await fetch("/api/review", {
       method: "POST",
@@ -158,6 +184,16 @@ async function reviewGame(game) {
     const view = await api.state(game);
     history.replaceState(null, "", `#${encodeLink(game)}`); // the link names the game shown
     store.set({ review: data, view, busy: false });
+    // the value of every position, for the chart (the same table as the review)
+    api
+      .analysis(game)
+      .then((a) => {
+        if (a.available && S().game === game) {
+          store.set({ history: a.history });
+          renderValueChart();
+        }
+      })
+      .catch(() => {}); // the review stands without its chart
     const first = data.moves.find((/** @type {ReviewMove} */ m) => m.mistake);
     if (first) await pick(first.ply);
   } catch (err) {
@@ -180,13 +216,28 @@ async function main() {
   for (const b of document.querySelectorAll("[data-lang]")) {
     b.addEventListener("click", () => setLang(/** @type {HTMLElement} */ (b).dataset.lang || "en"));
   }
-  onLangChange(render);
+  onLangChange(() => {
+    render();
+    renderValueChart();
+  });
   store.subscribe(render);
   $("rv-load").addEventListener("click", loadRecord);
   $("rv-play").addEventListener("click", playLine);
   $("rv-back").addEventListener("click", () => {
     const ply = S().ply;
     if (ply !== null) pick(ply);
+  });
+  // ← and → step through the moves
+  window.addEventListener("keydown", (ev) => {
+    if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
+    if (/** @type {HTMLElement} */ (ev.target).closest("input,textarea,select,dialog")) return;
+    const s = S();
+    if (!s.review) return;
+    const next = stepPly(s.ply, ev.key === "ArrowLeft" ? -1 : 1, s.review.moves.length);
+    if (next !== null && next !== s.ply) {
+      ev.preventDefault();
+      pick(next);
+    }
   });
   render();
   const link = decodeLink(location.hash);

@@ -70,3 +70,56 @@ export function rows(moves) {
   }
   return out;
 }
+
+/**
+ * The move chosen after ← (`delta` -1) or → (+1) from move `ply` (null: none chosen yet) of
+ * a game of `total` moves; moves are numbered from 1, and the ends hold.
+ * @param {number | null} ply @param {number} delta @param {number} total
+ * @returns {number | null}
+ */
+export function stepPly(ply, delta, total) {
+  if (total < 1) return null;
+  if (ply === null) return delta > 0 ? 1 : total;
+  return Math.min(total, Math.max(1, ply + delta));
+}
+
+/**
+ * @typedef {{side: string, moves: number, kept: number, slower: number, "win-draw": number,
+ *   "win-loss": number, "draw-loss": number}} SideSummary
+ */
+
+/**
+ * Each side's moves counted by what they did to the value (kept it, a slower win, or each
+ * kind of mistake), in the order the sides first move.
+ * @param {ReviewMove[]} moves @returns {SideSummary[]}
+ */
+export function sideSummaries(moves) {
+  /** @type {Map<string, SideSummary>} */
+  const by = new Map();
+  for (const m of moves) {
+    let s = by.get(m.side);
+    if (!s) {
+      s = { side: m.side, moves: 0, kept: 0, slower: 0, "win-draw": 0, "win-loss": 0, "draw-loss": 0 };
+      by.set(m.side, s);
+    }
+    s.moves += 1;
+    if (m.mark === "slower") s.slower += 1;
+    else if (m.mark === "win-draw" || m.mark === "win-loss" || m.mark === "draw-loss") s[m.mark] += 1;
+    else s.kept += 1;
+  }
+  return [...by.values()];
+}
+
+/**
+ * One side's line: "Blue: 6 moves, 5 kept the value, 1 win → loss", worded by `t`.
+ * @param {SideSummary} s @param {(key: string, vars?: Record<string, string | number>) => string} t
+ */
+export function sideText(s, t) {
+  const parts = [t("rv.sideKept", { n: s.kept, total: s.moves })];
+  if (s.slower) parts.push(t("rv.sideSlower", { n: s.slower }));
+  for (const k of MISTAKES) {
+    const n = s[/** @type {"win-draw" | "win-loss" | "draw-loss"} */ (k)];
+    if (n) parts.push(`${n} × ${t(`rv.mark.${k}`)}`);
+  }
+  return `${t(`colour.${s.side}`)}: ${parts.join(" · ")}`;
+}

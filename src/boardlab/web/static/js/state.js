@@ -46,12 +46,18 @@ export const store = createStore({
   thinking: false,
   /** @type {any} */ forced: null,
   /** @type {any} */ analysis: null,
+  /** @type {any} the search's estimate of the shown position (EstimateOut and its position), where no table exists */ estimate: null,
+  /** @type {Record<string, import("./estimate.js").Seen>} estimates seen, by rules and position (for the move list) */ seen: {},
   /** @type {{done: number, total: number} | null} */ run: null,
   tally: { a: 0, d: 0, b: 0, n: 0 },
   /** @type {any} TableOut of the current rules */ table: null,
   /** @type {number | null} ply previewed from the chart */ preview: null,
   /** @type {{chooser: string, human: number} | null} */ pieNote: null,
   seed: 0,
+  /** @type {string[] | null} what the New game menus say while Watch seats computers on both sides */ menuSides: null,
+  /** @type {{a: number, d: number, b: number, n: number} | null} the record before the game just counted */ tallyBefore: null,
+  /** the end-of-game card was closed for this game */ endClosed: false,
+  /** a Dot Dash pie setup is being placed on the board */ pieStage: false,
 });
 
 /** @typedef {ReturnType<typeof store.get>} State */

@@ -6,10 +6,14 @@ import { count, getLang, t } from "./i18n.js";
 import { createDodgemBoard } from "./boards/dodgem.js";
 import { createDotDashBoard } from "./boards/dotdash.js";
 import { createGenericBoard } from "./boards/generic.js";
+import { Pace, formatDuration } from "./buildtime.js";
 import { renderChart } from "./chart.js";
+import { endCard } from "./endcard.js";
+import { label as estimateLabel, moveMarks, percent, shares } from "./estimate.js";
+import { moveValues } from "./movevalues.js";
 import { isComputer, isWatch } from "./seating.js";
 import { resultOf, seats } from "./state.js";
-import { tableNote } from "./tablenote.js";
+import { bigTableText, tableNote } from "./tablenote.js";
 
 /** @type {Record<string, Function>} */
 const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
@@ -26,6 +30,8 @@ export function createView({ store, handlers }) {
   let boardGame = "";
   /** @type {any} */
   let lastBoardKey = null;
+  const buildPace = new Pace();
+  const runPace = new Pace();
 
   const S = () => store.get();
 
@@ -115,6 +121,15 @@ export function createView({ store, handlers }) {
   function renderStatus() {
     const s = S();
     if (!s.view) return;
+    renderStatusLine();
+    // the full text where a phone cuts the line short
+    $("status-text").title = $("status-text").textContent || "";
+    const n = s.view.moves.length;
+    $("status-hint").textContent = n ? t("status.last", { move: s.view.moves[n - 1] }) : t("status.first", { colour: colourName(s.view.to_move) });
+  }
+
+  function renderStatusLine() {
+    const s = S();
     const dot = $("turn-dot");
     const text = $("status-text");
     const r = resultOf(s);
@@ -127,6 +142,11 @@ export function createView({ store, handlers }) {
       dot.className = `turn-dot ${r.winner === null ? "draw" : `c-${s.view.players[r.winner]}`}`;
       const reason = t(`reason.${r.reason}`);
       text.textContent = r.winner === null ? t("status.draw", { reason }) : t("status.win", { colour: colourName(r.winner), who: sideLabel(r.winner), reason });
+      return;
+    }
+    if (s.pieStage) {
+      dot.className = "turn-dot";
+      text.textContent = t("status.pieSetup");
       return;
     }
     const p = s.view.to_move;
@@ -191,8 +211,14 @@ export function createView({ store, handlers }) {
       if (tb.phase === "writing") label = t("table.writing", { pct });
       else if (tb.phase === "opening") label = t("table.opening");
       else if (tb.total > 0 && tb.done >= tb.total) label = t("table.counting"); // solved: counting before the file is written
+      // the time left from this build's own pace (solving is most of it)
+      const left = tb.phase === "opening" ? null : buildPace.left(`${tb.ruleset}/${tb.phase}`, frac, Date.now());
+      if (left !== null) label += ` · ${t("time.left", { time: formatDuration(left) })}`;
       showProgress(bar, frac, label);
-    } else bar.hidden = true;
+    } else {
+      bar.hidden = true;
+      buildPace.reset();
+    }
   }
 
   /** @param {HTMLElement} bar @param {number} frac @param {string} label */
@@ -224,6 +250,42 @@ export function createView({ store, handlers }) {
     }
   }
 
+  /** The card over the board when a game with a player at this board ends. */
+  function renderEndCard() {
+    const s = S();
+    const box = $("endcard");
+    const r = resultOf(s);
+    const show = !!r && !!s.view && s.origin === "here" && !s.endClosed && !s.run && s.preview === null && !isWatch(s.settings.sides);
+    box.hidden = !show;
+    if (!show || !r) return;
+    const card = endCard({
+      result: r,
+      seats: seats(s),
+      colourName,
+      t,
+      tally: s.tally,
+      before: s.counted ? s.tallyBefore : null,
+      labels: [participantLabel(0, true), participantLabel(1, true)],
+    });
+    box.className = `endcard ${card.kind}`;
+    $("endcard-title").textContent = card.title;
+    $("endcard-reason").textContent = card.reason.charAt(0).toUpperCase() + card.reason.slice(1);
+    const rec = $("endcard-record");
+    rec.replaceChildren();
+    card.record.forEach((c, i) => {
+      if (i) rec.append(" · ");
+      const span = document.createElement("span");
+      span.textContent = `${c.label} ${c.n}`;
+      if (c.plus) {
+        span.className = "plus";
+        span.textContent += " (+1)";
+      }
+      rec.append(span);
+    });
+    $("end-review").hidden = $("review-game").hidden;
+    $("end-swap").hidden = !s.settings.sides.some(isComputer);
+  }
+
   function renderRecord() {
     const s = S();
     const box = $("record");
@@ -250,8 +312,16 @@ export function createView({ store, handlers }) {
     games.title = t("record.note");
     box.appendChild(games);
     const bar = $("run-progress");
-    if (s.run) showProgress(bar, s.run.done / s.run.total, t("run.progress", { done: Math.min(s.run.done + 1, s.run.total), total: s.run.total }));
-    else bar.hidden = true;
+    if (s.run) {
+      // the time left from the games played so far (a 6×6 level 4 game can take minutes)
+      const frac = s.run.done / s.run.total;
+      const left = s.run.done > 0 ? runPace.left("run", frac, Date.now()) : (runPace.left("run", 0, Date.now()), null);
+      const args = { done: Math.min(s.run.done + 1, s.run.total), total: s.run.total };
+      showProgress(bar, frac, left !== null ? t("run.left", { ...args, time: formatDuration(left) }) : t("run.progress", args));
+    } else {
+      bar.hidden = true;
+      runPace.reset();
+    }
   }
 
   function renderMoves() {
@@ -260,6 +330,11 @@ export function createView({ store, handlers }) {
     list.replaceChildren();
     if (!s.view) return;
     const all = [...s.game.moves, ...[...s.game.redo].reverse()];
+    // with the analysis on, each move coloured by the value it led to for its mover
+    const a = s.settings.analysis && s.analysis && s.analysis.available ? s.analysis : null;
+    const values = a && a.history ? moveValues(a.history) : [];
+    // where no table exists, each move marked by what the search's estimates say it cost
+    const marks = s.settings.analysis && !a ? estimateMarks() : [];
     const first = s.view.start.trim().split(/\s+/)[1];
     const offset = first && first.toUpperCase() !== s.view.players[0][0].toUpperCase() ? 1 : 0;
     /** @type {HTMLLIElement | null} */
@@ -282,6 +357,8 @@ export function createView({ store, handlers }) {
       b.className = "ply";
       if (i >= s.game.moves.length) b.classList.add("future");
       if (i === s.game.moves.length - 1) b.classList.add("current");
+      if (values[i]) b.classList.add(`v-${values[i]}`);
+      else if (marks[i]) b.classList.add(`e-${marks[i]}`);
       b.textContent = m;
       b.addEventListener("click", () => handlers.onJump(i + 1));
       li.appendChild(b);
@@ -294,6 +371,54 @@ export function createView({ store, handlers }) {
     }
     const cur = /** @type {HTMLElement | null} */ (list.querySelector(".current"));
     if (cur) list.scrollTop = Math.max(0, cur.offsetTop - list.clientHeight / 2);
+  }
+
+  /** The move list's marks from the estimates seen of the game's positions. */
+  function estimateMarks() {
+    const s = S();
+    const prefix = `${s.view.game}/${s.view.variant}/${s.view.size}|`;
+    const seen = s.view.positions.map((/** @type {string} */ p) => s.seen[prefix + p] || null);
+    return moveMarks(seen, s.view.result);
+  }
+
+  /** The search's estimate where no table exists: the bar, its label and the best line. */
+  function renderEstimate() {
+    const s = S();
+    const box = $("estimate");
+    const a = s.analysis;
+    const e = s.estimate && s.view && s.estimate.position === s.view.position ? s.estimate : null;
+    const show = s.settings.analysis && !!a && !a.available && !resultOf(s) && s.preview === null;
+    box.hidden = !show;
+    const mini = $("status-est");
+    mini.hidden = !show || !e || !!e.failed;
+    if (!show) return;
+    const bar = $("est-bar");
+    const [pa, pb] = e && !e.failed ? shares(e) : [0.5, 0.5];
+    const [ca, cb] = s.view.players;
+    /** @type {HTMLElement} */ (bar.querySelector(".est-a")).style.flexGrow = String(pa);
+    /** @type {HTMLElement} */ (bar.querySelector(".est-b")).style.flexGrow = String(pb);
+    bar.className = `est-bar a-${ca} b-${cb}${e && !e.failed ? "" : " waiting"}`;
+    /** @type {HTMLElement} */ (mini.querySelector(".est-a")).style.flexGrow = String(pa);
+    /** @type {HTMLElement} */ (mini.querySelector(".est-b")).style.flexGrow = String(pb);
+    mini.className = `status-est est-bar a-${ca} b-${cb}`;
+    box.dataset.state = !e ? "loading" : e.failed ? "failed" : e.proven ? "proven" : "estimate";
+    if (!e || e.failed) {
+      $("est-label").textContent = t(e ? "est.failed" : "est.loading");
+      $("est-pct").textContent = "";
+      $("est-moves").textContent = "";
+      bar.removeAttribute("aria-label");
+      return;
+    }
+    const { key, args } = estimateLabel(e);
+    $("est-label").textContent = t(key, { ...args, colour: colourName(e.to_move), plies: count("ply", args.plies ?? 0) });
+    const mine = percent(e);
+    const pct = e.to_move === 0 ? [mine, 100 - mine] : [100 - mine, mine];
+    $("est-pct").textContent = `${colourName(e.to_move)} ${mine}%`;
+    const said = t("est.bar", { a: colourName(0), pa: pct[0], b: colourName(1), pb: pct[1] });
+    bar.setAttribute("aria-label", said);
+    mini.setAttribute("aria-label", `${said} (${$("est-label").textContent})`);
+    mini.title = mini.getAttribute("aria-label") || "";
+    $("est-moves").textContent = e.line.join(" ");
   }
 
   function renderAnalysis() {
@@ -312,9 +437,23 @@ export function createView({ store, handlers }) {
       $("chart").replaceChildren();
       return;
     }
+    const build = $("analysis-build");
+    build.hidden = true;
     if (!a.available) {
-      line.className = "value-line";
-      line.textContent = a.table === "missing" || a.table === "building" ? t("analysis.buildBig") : t("analysis.unavailable", { reason: a.reason || "" });
+      line.className = "value-line note";
+      const tb = s.table;
+      const time = tb && tb.estimate_s ? formatDuration(tb.estimate_s) : formatDuration(1);
+      if (a.table === "building") line.textContent = t("analysis.building");
+      else if (a.table === "missing" && tb && tb.buildable === false) line.textContent = bigTableText(tb);
+      else if (a.table === "missing") {
+        line.textContent = t("analysis.missing", { time });
+        build.textContent = t("level4.offer", { time });
+        build.hidden = false;
+      } else if (a.table === "unsolvable") {
+        // no table can exist here: the search's estimate stands in below
+        line.textContent = t("est.note");
+      }
+      else line.textContent = t("analysis.unavailable", { reason: a.reason || "" });
       $("chart").replaceChildren();
       return;
     }
@@ -390,7 +529,7 @@ export function createView({ store, handlers }) {
     /** @type {[string, string][]} */
     const who = [["human", t("who.human")], ...levels.map((/** @type {string} */ l) => [l, l === "random" ? t("who.random") : t("who.level", { n: l })])];
     for (const i of [0, 1]) {
-      opts(`s-side${i}`, who, settings.sides[i]);
+      opts(`s-side${i}`, who, (s.menuSides || settings.sides)[i]);
       $(`s-side${i}-label`).textContent = t(`colour.${v.players[i]}`);
     }
     /** @type {HTMLInputElement} */ ($("s-alternate")).checked = settings.alternate;
@@ -417,16 +556,18 @@ export function createView({ store, handlers }) {
     renderLevelNote();
     renderControls();
     renderRecord();
+    renderEndCard();
     // the move list and the chart are rebuilt only when they change (a rebuild under the
     // pointer would swallow clicks on the chart)
-    const key = [s.view, s.game, s.analysis, s.settings.analysis, s.swapped, s.resigned, getLang()];
+    const key = [s.view, s.game, s.analysis, s.settings.analysis, s.swapped, s.resigned, getLang(), s.estimate, s.seen];
     if (force || !lastPanelKey || key.some((k, i) => k !== lastPanelKey?.[i])) {
       lastPanelKey = key;
       renderMoves();
       renderAnalysis();
     }
+    renderEstimate();
   }
 
   store.subscribe(() => renderAll());
-  return { fillSetup, renderAll, pieText };
+  return { fillSetup, renderAll, pieText, sideLabel, colourName };
 }

@@ -9,7 +9,7 @@
 import { getLang, t } from "../i18n.js";
 import { moveEnds } from "../position.js";
 import { motionOK } from "./dodgem.js";
-import { zoomFactor, zoomScroll } from "./zoom.js";
+import { pickPoint, targetRadius, zoomFactor, zoomScroll } from "./zoom.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLS = "ABCDEFGHIJKLMNOPQRS";
@@ -26,7 +26,8 @@ const COLOURS = { red: "#e0483e", blue: "#2f6fdf" };
  * @typedef {import("./dodgem.js").BoardHandlers & {
  *   onSetup: (setup: string, colour: number, chooser: "human" | null) => void,
  *   onPieBegin: () => void, onPiePlace: () => Promise<string>, onPieChoose: (setup: string) => Promise<void>,
- *   onPiePlaced?: (setup: string) => Promise<boolean>, onError: (err: unknown) => void}} PieHandlers
+ *   onPiePlaced?: (setup: string) => Promise<boolean>, onError: (err: unknown) => void,
+ *   onPieStage?: (placing: boolean) => void}} PieHandlers
  */
 
 /** @param {number} c @param {number} r */
@@ -77,19 +78,19 @@ export function createDotDashBoard(host, handlers) {
   const info = document.createElement("div");
   info.className = "dd-info";
   const svg = el("svg", { class: "board-svg dd", role: "grid", tabindex: "0" });
-  // on a phone a large board zooms on the first tap: the bar says where and zooms back out
-  const zoomBar = document.createElement("div");
-  zoomBar.className = "dd-zoombar";
-  zoomBar.hidden = true;
-  zoomBar.innerHTML = '<span class="dd-zoom-where" aria-live="polite"></span><button type="button" id="dd-zoom-out"></button>';
+  // A tap needs no zoom: it picks the nearest stone that can move, or the nearest point a
+  // selected stone can slide to, so every destination is reached on the whole board. Zoom
+  // is there on demand (the button in the score line) for a closer look.
+  const zoomButton = document.createElement("button");
+  zoomButton.type = "button";
+  zoomButton.id = "dd-zoom";
+  zoomButton.className = "small";
   const scroller = document.createElement("div");
   scroller.className = "dd-scroller";
   scroller.appendChild(svg);
-  host.replaceChildren(info, zoomBar, scroller);
-  /** magnification now (1: the whole board) and how the last press was made */
+  host.replaceChildren(info, scroller);
+  /** magnification now (1: the whole board) */
   let zoom = 1;
-  let lastPointer = "";
-  let zoomPt = "";
   /** @type {BoardView} set by the first update, before anything is drawn */
   let view = /** @type {any} */ (null);
   /** @type {{n: number, stones: Map<string, string>, toMove: string}} */
@@ -140,17 +141,38 @@ export function createDotDashBoard(host, handlers) {
         left === null || left === undefined ? t("dd.unlimited") : t("dd.reserve", { n: Math.max(0, left) });
       info.appendChild(box);
     }
+    const tools = document.createElement("div");
+    tools.className = "dd-tools";
     if (view.pie && !setup) {
       const b = document.createElement("button");
       b.type = "button";
       b.id = "pie-setup";
       b.textContent = t("dd.pie");
       b.addEventListener("click", startSetup);
-      info.appendChild(b);
+      tools.appendChild(b);
     }
+    // zoom only where the points are small for a finger
+    zoomButton.textContent = t(zoom > 1 ? "dd.zoomOut" : "dd.zoomIn");
+    zoomButton.setAttribute("aria-pressed", String(zoom > 1));
+    if (zoom > 1 || zoomFactor(cellPixels()) > 1) tools.appendChild(zoomButton);
+    info.appendChild(tools);
   }
 
+  /** The distance between two points on screen, in CSS pixels (a guess before layout). */
+  function cellPixels() {
+    const w = svg.getBoundingClientRect().width || scroller.clientWidth || host.clientWidth;
+    return w ? (w * GAP) / boardUnits() : GAP;
+  }
+
+  /** whether a pie setup was under way at the last drawing (told to the page when it changes) */
+  let reportedSetup = false;
+
   function draw() {
+    if (!!setup !== reportedSetup) {
+      reportedSetup = !!setup;
+      const on = reportedSetup;
+      if (handlers.onPieStage) queueMicrotask(() => handlers.onPieStage?.(on));
+    }
     const n = pos.n;
     const size = PAD * 2 + (n - 1) * GAP;
     svg.replaceChildren();
@@ -164,8 +186,8 @@ export function createDotDashBoard(host, handlers) {
       const [cx, cy0] = xy(i, 0);
       const [, cy1] = xy(i, n - 1);
       el("line", { x1: cx, y1: cy0, x2: cx, y2: cy1, class: "dd-grid" }, svg);
-      el("text", { x: cx, y: size - 12, class: "coord dd-coord" }, svg).textContent = COLS[i];
-      el("text", { x: 20, y: y0 + 9, class: "coord dd-coord" }, svg).textContent = String(i + 1);
+      el("text", { x: cx, y: size - 10, class: "coord dd-coord" }, svg).textContent = COLS[i];
+      el("text", { x: 17, y: y0 + 9, class: "coord dd-coord" }, svg).textContent = String(i + 1);
     }
     // last move: from, to and the two dropped stones
     const ends = !setup ? moveEnds(view.lastMove) : null;
@@ -209,7 +231,7 @@ export function createDotDashBoard(host, handlers) {
         const [dc, dr] = parsePoint(mm[3]);
         const [dx, dy] = xy(dc, dr);
         const ev = view.evals ? view.evals.get(m) : null;
-        el("circle", { cx: dx, cy: dy, r: ev ? 16 : 11, class: `target${ev ? ` v-${ev.value}` : ""}${mm[2] === "X" ? " capture" : ""}`, "pointer-events": "none" }, svg);
+        el("circle", { cx: dx, cy: dy, r: targetRadius(cellPixels(), GAP, !!ev), "data-target": mm[3], class: `target${ev ? ` v-${ev.value}` : ""}${mm[2] === "X" ? " capture" : ""}`, "pointer-events": "none" }, svg);
         if (ev && ev.remoteness !== null && ev.remoteness !== undefined) {
           el("text", { x: dx, y: dy + 6, class: "rem small", "pointer-events": "none" }, svg).textContent = String(ev.remoteness);
         }
@@ -265,7 +287,7 @@ export function createDotDashBoard(host, handlers) {
       return;
     }
     if (!selected) {
-      handlers.onIllegal(stone ? t("illegal.notYours", { sq: p, colour: t(`colour.${colourOf(stone)}`), mover: t(`colour.${colourOf(pos.toMove)}`) }) : t("illegal.pick", { colour: t(`colour.${colourOf(pos.toMove)}`) }));
+      handlers.onIllegal(stone ? t("dd.notYours", { sq: p, colour: t(`colour.${colourOf(stone)}`), mover: t(`colour.${colourOf(pos.toMove)}`) }) : t("dd.pick", { colour: t(`colour.${colourOf(pos.toMove)}`) }));
       return;
     }
     const move = [...legal()].find((m) => {
@@ -488,24 +510,23 @@ export function createDotDashBoard(host, handlers) {
   /** The whole board's size in the SVG's own units. */
   const boardUnits = () => PAD * 2 + (pos.n - 1) * GAP;
 
-  /** Say where the zoomed board is centred (the point last tapped). @param {string} p */
-  function zoomWhere(p) {
-    zoomPt = p;
-    part(zoomBar, ".dd-zoom-where").textContent = t("dd.zoomed", { pt: p });
-  }
-
-  /** Magnify by `k`, centred on (x, y) in CSS pixels of the unzoomed board. @param {number} k @param {number} x @param {number} y @param {string} p */
-  function zoomIn(k, x, y, p) {
+  /** Magnify so that points are a finger apart, centred on the selected stone (or the last
+   * move, or the middle). */
+  function zoomIn() {
+    const k = zoomFactor(cellPixels());
+    if (k <= 1) return;
     const w = scroller.clientWidth;
     const h = scroller.clientHeight;
+    const ends = moveEnds(view.lastMove);
+    const focus = selected || (ends && ends.to ? ends.to.toUpperCase() : null);
+    const [c, r] = focus ? parsePoint(focus) : [(pos.n - 1) / 2, (pos.n - 1) / 2];
+    const [ux, uy] = xy(c, r);
     zoom = k;
     scroller.classList.add("zoomed");
     svg.style.width = `${k * 100}%`;
-    part(zoomBar, "#dd-zoom-out").textContent = t("dd.zoomOut");
-    zoomWhere(p);
-    zoomBar.hidden = false;
-    const { left, top } = zoomScroll({ x, y, w, h, vw: w, vh: h, k });
+    const { left, top } = zoomScroll({ x: (ux / boardUnits()) * w, y: (uy / boardUnits()) * h, w, h, vw: w, vh: h, k });
     scroller.scrollTo(left, top);
+    drawInfo();
     draw();
   }
 
@@ -515,31 +536,44 @@ export function createDotDashBoard(host, handlers) {
     scroller.classList.remove("zoomed");
     svg.style.width = "";
     scroller.scrollTo(0, 0);
-    zoomBar.hidden = true;
-    if (view) draw();
+    if (view) {
+      drawInfo();
+      draw();
+    }
   }
 
-  part(zoomBar, "#dd-zoom-out").addEventListener("click", zoomOut);
+  zoomButton.addEventListener("click", () => (zoom > 1 ? zoomOut() : zoomIn()));
   scroller.addEventListener("scroll", placeRulers, { passive: true });
-  svg.addEventListener("pointerdown", (ev) => {
-    lastPointer = ev.pointerType;
-  });
+
+  /** The points a tap may mean now: stones of the side to move that can slide, and the
+   * points the selected stone can slide to. */
+  function candidates() {
+    if (setup || !view || !view.interactive) return [];
+    /** @type {Set<string>} */
+    const out = new Set();
+    for (const m of legal()) {
+      const mm = m.toUpperCase().match(/^([A-S]\d+)[-X]([A-S]\d+)$/);
+      if (!mm) continue;
+      out.add(mm[1]);
+      if (mm[1] === selected) out.add(mm[2]);
+    }
+    return [...out].map((p) => {
+      const [c, r] = parsePoint(p);
+      const [x, y] = xy(c, r);
+      return { p, x, y };
+    });
+  }
 
   svg.addEventListener("click", (ev) => {
-    const target = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest("[data-pt]"));
-    if (!target || !view || !target.dataset.pt) return;
-    const p = target.dataset.pt;
-    const touch = lastPointer === "touch" || lastPointer === "pen" || window.matchMedia("(pointer: coarse)").matches;
-    if (zoom === 1 && touch && ev.detail !== 0) {
-      const rect = svg.getBoundingClientRect();
-      const k = zoomFactor((rect.width * GAP) / boardUnits());
-      if (k > 1) {
-        zoomIn(k, ev.clientX - rect.left, ev.clientY - rect.top, p);
-        return;
-      }
-    }
-    if (zoom > 1) zoomWhere(p);
-    activate(p);
+    if (!view) return;
+    const rect = svg.getBoundingClientRect();
+    const per = boardUnits() / rect.width; // SVG units per CSS pixel
+    const ux = (ev.clientX - rect.left) * per;
+    const uy = (ev.clientY - rect.top) * per;
+    const near = /** @type {HTMLElement | null} */ (/** @type {Element} */ (ev.target).closest("[data-pt]"));
+    const grid = near && near.dataset.pt ? near.dataset.pt : null;
+    const p = pickPoint({ x: ux, y: uy, gap: GAP, perPixel: per, grid, candidates: candidates() });
+    if (p) activate(p);
   });
 
   return {
@@ -564,10 +598,6 @@ export function createDotDashBoard(host, handlers) {
       prevPosition = next.preview ? null : next.state.position;
     },
     redraw() {
-      if (!zoomBar.hidden) {
-        part(zoomBar, "#dd-zoom-out").textContent = t("dd.zoomOut");
-        zoomWhere(zoomPt);
-      }
       if (view) {
         drawInfo();
         draw();

@@ -1,0 +1,311 @@
+"""Predict a solve this version cannot run (7×7 Dodgem): the estimate on paper.
+
+The game declares the *shape* of such rules (`GameInfo.solver_shape`): its tiers, their
+sizes and children, without the board tables a solve needs. From it come exact counts —
+positions, tiers, levels, packs (grouped as `engine.make_plan` groups them), the largest
+tier, the tiers beyond the kernel's limit of 2^29 indices. Time comes from the processor
+seconds per index measured on a few tiers of the largest size classes (up to 2^22 indices)
+of the largest board of the same rules that the solver runs, solved with stand-in children
+as `estimate` does: processor time, not wall time, so that a busy machine does not inflate
+it, and it is what a dedicated core of a cluster would take. Larger classes take the rate of
+the largest class sampled, smaller ones that of the smallest (they hold a small share of the
+indices); the rate is scaled by the moves a position has (the kernel's work per index
+follows its edges). Each level takes at least as long as its largest tier on one core, as in
+`Estimate.seconds_on`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boardlab.core.errors import UsageError
+from boardlab.core.registry import AnyRules, get_game
+from boardlab.solver.engine import (
+    BYTES_PER_POSITION,
+    PACK_POSITIONS,
+    PACK_TIERS,
+    read_manifest,
+    solve_one_tier,
+    tier_levels,
+)
+from boardlab.solver.estimate import MAX_SAMPLE_CLASS, stand_in_codes
+from boardlab.solver.tierfile import BLOCK_ENTRIES, DEFAULT_CODEC, compress, narrow
+
+KERNEL_LIMIT = 1 << 29  # indices of the largest tier the kernel takes (its 32-bit events)
+CLUSTER_CORES = 1000
+SAMPLE_CLASSES = 3  # the largest size classes of the measured board that are sampled
+SAMPLES_PER_CLASS = 3
+
+
+@dataclass
+class Sample:
+    """Processor seconds per index by size class, and bytes per index once packed."""
+
+    seconds_per_position: dict[int, float]
+    bytes_per_position: float
+    tiers: int
+    positions: int
+
+
+def sample_rates(game: Any, samples: int = SAMPLES_PER_CLASS) -> Sample:
+    """Solve a few tiers of the largest size classes of `game` (up to 2^MAX_SAMPLE_CLASS
+    indices) with stand-in children, timing each with this thread's processor clock."""
+    by_class: dict[int, list[int]] = {}
+    for t in game.tiers():
+        by_class.setdefault(_class(game.tier_size(t)), []).append(t)
+    classes = sorted(c for c in by_class if c <= MAX_SAMPLE_CLASS)[-SAMPLE_CLASSES:]
+    smallest = min(by_class[min(by_class)], key=game.tier_size)
+    solve_one_tier(game, smallest, _stand_ins(game, smallest))  # load the compiled code
+    spp: dict[int, float] = {}
+    raw = packed = tiers = positions = 0
+    for cls in classes:
+        pool = by_class[cls]
+        picks = pool[:: max(1, len(pool) // samples)][:samples]
+        seconds = 0.0
+        count = 0
+        for t in picks:
+            kids = _stand_ins(game, t)
+            t0 = time.thread_time()
+            codes = solve_one_tier(game, t, kids)[0]
+            seconds += time.thread_time() - t0
+            del kids
+            count += len(codes)
+            arr = narrow(codes[: 16 * BLOCK_ENTRIES])
+            for lo in range(0, len(arr), BLOCK_ENTRIES):
+                chunk = arr[lo : lo + BLOCK_ENTRIES].tobytes()
+                raw += len(chunk) // arr.dtype.itemsize
+                packed += len(compress(chunk, DEFAULT_CODEC))
+        spp[cls] = seconds / max(1, count)
+        tiers += len(picks)
+        positions += count
+    return Sample(spp, packed / max(1, raw), tiers, positions)
+
+
+def _stand_ins(game: Any, tier: int) -> list[Any]:
+    return [stand_in_codes(game.tier_size(c), c) for c in game.child_tiers(tier)]
+
+
+@dataclass
+class PaperEstimate:
+    """Counts of the rules' plan, and time, memory and disk extrapolated from `measured_on`."""
+
+    ruleset: str
+    tiers: int
+    levels: int
+    packs: int
+    positions: int
+    largest: int
+    too_big: int  # tiers beyond KERNEL_LIMIT
+    too_big_positions: int
+    measured_on: str
+    sampled: str
+    scale: float  # per-index cost here over there (moves per position)
+    seconds_per_position: float  # of the largest size class sampled, scaled
+    level_seconds: list[float] = field(default_factory=list)
+    level_floor_seconds: list[float] = field(default_factory=list)
+    tier_bytes: int = 0  # the largest tier's work arrays and its children side by side
+    board_bytes: int = 0  # the board's tables, held by every worker process
+    bytes_per_position: float = 0.0
+    disk_from: str = ""
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def one_core_seconds(self) -> float:
+        """Predicted time on one core."""
+        return sum(self.level_seconds)
+
+    def seconds_on(self, cores: int) -> float:
+        """Predicted wall time on `cores` cores, each level at least its largest tier."""
+        return sum(
+            max(t / cores, f)
+            for t, f in zip(self.level_seconds, self.level_floor_seconds, strict=True)
+        )
+
+    @property
+    def disk_bytes(self) -> int:
+        """Predicted size of the tables."""
+        return int(self.bytes_per_position * self.positions)
+
+    @property
+    def worker_bytes(self) -> int:
+        """Memory of a worker solving the largest tier."""
+        return self.tier_bytes + self.board_bytes
+
+
+def _class(size: int) -> int:
+    return max(0, size.bit_length() - 1)
+
+
+def shape_of(rules: AnyRules) -> Any | None:
+    """The tier shape the rules' game declares for them, or None."""
+    declared = get_game(rules.game).solver_shape
+    return None if declared is None else declared(rules)
+
+
+def measured_board(rules: AnyRules) -> AnyRules | None:
+    """The largest board below `rules.size` of the same variant that the solver runs."""
+    from boardlab.solver.store import solver_view
+
+    info = get_game(rules.game)
+    for n in sorted((m for m in info.variant(rules.variant).sizes if m < rules.size), reverse=True):
+        smaller = info.rules(rules.variant, n)
+        if solver_view(smaller) is not None:
+            return smaller
+    return None
+
+
+def paper_estimate(
+    shape: Any,
+    measured: Any,
+    tables: Path | None = None,
+    on_step: Callable[[str], None] | None = None,
+) -> PaperEstimate:
+    """The estimate of `shape` from rates measured on the tier adapter `measured`."""
+    say = on_step or (lambda _text: None)
+    say(f"sampling tiers of {measured.ruleset_id} for the time per index")
+    sample = sample_rates(measured)
+    say(f"planning {shape.ruleset_id}")
+    levels = shape.tier_levels() if hasattr(shape, "tier_levels") else tier_levels(shape)
+    scale = float(shape.max_moves / measured.kernel.max_moves)
+    top, bottom = max(sample.seconds_per_position), min(sample.seconds_per_position)
+    spp = {c: s * scale for c, s in sample.seconds_per_position.items()}
+
+    def rate(size: int) -> float:
+        cls = _class(size)
+        return spp.get(cls, spp[top] if cls > top else spp[bottom])
+
+    by_level: dict[int, list[int]] = {}
+    for t, lv in levels.items():
+        by_level.setdefault(lv, []).append(t)
+    est = PaperEstimate(
+        ruleset=shape.ruleset_id,
+        tiers=len(levels),
+        levels=len(by_level),
+        packs=0,
+        positions=0,
+        largest=0,
+        too_big=0,
+        too_big_positions=0,
+        measured_on=measured.ruleset_id,
+        sampled=f"{sample.tiers} tiers, {sample.positions:,} indices",
+        scale=scale,
+        seconds_per_position=spp[top],
+    )
+    largest_tier = -1
+    for lv in sorted(by_level):
+        total = floor = 0.0
+        group = size = 0
+        for t in sorted(by_level[lv]):
+            n = shape.tier_size(t)
+            # packs as make_plan groups them: tiers by id up to PACK_POSITIONS or PACK_TIERS
+            if group and (size + n > PACK_POSITIONS or group >= PACK_TIERS):
+                est.packs += 1
+                group = size = 0
+            group += 1
+            size += n
+            est.positions += n
+            if n > est.largest:
+                est.largest, largest_tier = n, t
+            if n >= KERNEL_LIMIT:
+                est.too_big += 1
+                est.too_big_positions += n
+            s = n * rate(n)
+            total += s
+            floor = max(floor, s)
+        est.packs += 1
+        est.level_seconds.append(total)
+        est.level_floor_seconds.append(floor)
+    children = sum(shape.tier_size(c) for c in shape.child_tiers(largest_tier))
+    est.tier_bytes = BYTES_PER_POSITION * est.largest + 4 * children
+    facts = dict(shape.facts()) if hasattr(shape, "facts") else {}
+    est.board_bytes = int(facts.pop("board tables", 0))
+    est.facts = facts
+    built = read_manifest(tables / measured.ruleset_id) if tables is not None else None
+    if built is not None and built.get("complete") and built.get("bytes"):
+        est.bytes_per_position = built["bytes"] / built["positions_indexed"]
+        est.disk_from = f"the built {measured.ruleset_id} tables"
+    else:
+        est.bytes_per_position = sample.bytes_per_position
+        est.disk_from = (
+            f"the {measured.ruleset_id} sample, whose random children compress about three "
+            "times worse than a real solve's"
+        )
+    return est
+
+
+def estimate_on_paper(
+    rules: AnyRules,
+    tables: Path | None = None,
+    on_step: Callable[[str], None] | None = None,
+) -> PaperEstimate:
+    """The estimate of rules the solver does not run; UsageError when their game declares no
+    shape for them or the solver runs no smaller board of the variant."""
+    from boardlab.solver.store import solver_view
+
+    shape = shape_of(rules)
+    smaller = measured_board(rules)
+    if shape is None or smaller is None:
+        raise UsageError(
+            f"no estimate for {rules.game} {rules.variant} on {rules.size}×{rules.size}: the "
+            "game declares no tier shape for it, or the solver runs no smaller board"
+        )
+    return paper_estimate(shape, solver_view(smaller), tables, on_step)
+
+
+def print_paper(est: PaperEstimate, cores: int, console: Any) -> None:
+    """The estimate as a few lines of text."""
+    gib = 1 << 30
+
+    def span(s: float) -> str:
+        if s >= 86400 * 365:
+            return f"{s / (86400 * 365):.1f} years"
+        if s >= 86400:
+            return f"{s / 86400:.1f} days"
+        return f"{s / 3600:.1f} h" if s >= 3600 else f"{s / 60:.1f} min"
+
+    console.print(
+        f"{est.ruleset} (on paper: the solver does not run this board): {est.positions:,} "
+        f"positions in {est.tiers:,} tiers, {est.levels} levels, {est.packs:,} packs",
+        soft_wrap=True,
+    )
+    share = est.too_big_positions / max(1, est.positions)
+    console.print(
+        f"largest tier: {est.largest:,} indices; {est.too_big:,} tiers ({share:.0%} of the "
+        f"indices) exceed the kernel's {KERNEL_LIMIT:,} indices per tier",
+        soft_wrap=True,
+    )
+    for name, value in est.facts.items():
+        console.print(f"{name}: {value:,}", soft_wrap=True)
+    rate = est.positions / max(est.one_core_seconds, 1e-9)
+    console.print(
+        f"processor time per index from {est.measured_on} ({est.sampled}) × {est.scale:.2f} "
+        f"(moves per position): {est.seconds_per_position * 1e9:.0f} ns on the largest tiers",
+        soft_wrap=True,
+    )
+    console.print(
+        f"time on 1 core: {span(est.one_core_seconds)} ({rate / 1e6:.1f} M pos/s)", soft_wrap=True
+    )
+    for n in sorted({2, cores, CLUSTER_CORES}):
+        floor = sum(est.level_floor_seconds)
+        note = " (the largest tier of each level, one after another)" if n == CLUSTER_CORES else ""
+        console.print(f"time on {n:,} cores: {span(est.seconds_on(n))}{note}", soft_wrap=True)
+        if n == CLUSTER_CORES:
+            console.print(
+                f"  of which {span(floor)} is each level's largest tier on one core",
+                soft_wrap=True,
+            )
+    console.print(
+        f"memory per worker: {est.worker_bytes / gib:,.0f} GiB on the largest tier "
+        f"({est.tier_bytes / gib:,.0f} GiB for the tier and its children, "
+        f"{est.board_bytes / gib:,.1f} GiB for the board's tables that every worker holds)",
+        soft_wrap=True,
+    )
+    console.print(
+        f"disk: about {est.disk_bytes / 1e12:,.1f} TB ({est.bytes_per_position:.3f} bytes per "
+        f"index, from {est.disk_from})",
+        soft_wrap=True,
+    )

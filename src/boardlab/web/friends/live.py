@@ -1,0 +1,303 @@
+"""Live shared games kept in memory, and the writer that commits moves of many games together.
+
+A process keeps each game it serves as a `LiveGame`: a plain copy of its row and seats, and the
+rules' session replayed once, so a move appends to it instead of replaying the game. The
+database stays the truth: every change raises the game's `version`, and a move is written by
+`UPDATE games ... WHERE id = :id AND version = :seen`; when another process (or another
+store on the same database) changed the game first, the update touches no row, the copy is
+dropped and read again.
+
+`GroupCommitter` is one thread that takes every move waiting, writes them all in one
+transaction and commits once (one disk sync for SQLite, one round trip of commit for
+PostgreSQL); only then does each mover hear that its move is stored. Under load the batch
+grows with the load, so the cost of a commit is shared by many moves.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine
+
+from boardlab.core.registry import AnyRules
+from boardlab.core.session import GameSession
+from boardlab.web.friends.models import Game
+
+log = logging.getLogger("boardlab.web.friends")
+
+
+@dataclass
+class SeatView:
+    """One seat, as read from the database."""
+
+    colour: int
+    person: int
+    token_hash: str
+    joined_at: float | None
+    remaining_ms: int | None
+
+
+@dataclass
+class ResultView:
+    """How a game ended, as read from the database."""
+
+    winner: int | None
+    reason: str
+    tag: str
+
+
+@dataclass
+class GameView:
+    """A game's row, its seats (by colour) and its result, detached from any database
+    session."""
+
+    id: str
+    match_id: str
+    number: int
+    game: str
+    variant: str
+    size: int
+    start: str | None
+    status: str
+    ply: int
+    version: int
+    created_at: float
+    updated_at: float
+    creator_addr: str
+    draw_offer: int | None
+    clock_ms: int | None
+    increment_ms: int
+    turn_started_at: float | None
+    next_game_id: str | None
+    setup_stage: str | None
+    placer: int | None
+    seats: list[SeatView]
+    result: ResultView | None
+
+    @classmethod
+    def of(cls, game: Game) -> GameView:
+        """The view of an ORM game (its seats and result loaded)."""
+        seats = [
+            SeatView(t.colour, t.person, t.token_hash, t.joined_at, t.remaining_ms)
+            for t in sorted(game.seats, key=lambda t: t.colour)
+        ]
+        res = game.result
+        return cls(
+            id=game.id,
+            match_id=game.match_id,
+            number=game.number,
+            game=game.game,
+            variant=game.variant,
+            size=game.size,
+            start=game.start,
+            status=game.status,
+            ply=game.ply,
+            version=game.version,
+            created_at=game.created_at,
+            updated_at=game.updated_at,
+            creator_addr=game.creator_addr,
+            draw_offer=game.draw_offer,
+            clock_ms=game.clock_ms,
+            increment_ms=game.increment_ms,
+            turn_started_at=game.turn_started_at,
+            next_game_id=game.next_game_id,
+            setup_stage=game.setup_stage,
+            placer=game.placer,
+            seats=seats,
+            result=None if res is None else ResultView(res.winner, res.reason, res.tag),
+        )
+
+
+Score = tuple[int, tuple[float, float]]  # games in the match, points of persons 0 and 1
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A game in memory: its view, the replayed session and the match's score. `lock`
+    serialises the changes of this game within the process."""
+
+    view: GameView
+    rules: AnyRules
+    session: GameSession[Any, Any]
+    score: Score
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class LiveGames:
+    """The live games of one store, the most recently used kept (at most `capacity`; one
+    that fell out is read again when next used)."""
+
+    def __init__(self, capacity: int = 4096) -> None:
+        self.capacity = capacity
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> LiveGame | None:
+        with self._lock:
+            live = self._games.get(game_id)
+            if live is not None:
+                self._games.move_to_end(game_id)
+            return live
+
+    def put(self, live: LiveGame) -> None:
+        with self._lock:
+            self._games[live.view.id] = live
+            self._games.move_to_end(live.view.id)
+            while len(self._games) > self.capacity:
+                self._games.popitem(last=False)
+
+    def drop(self, game_id: str, live: LiveGame | None = None) -> None:
+        """Forget a game (only if it is still `live`, when given)."""
+        with self._lock:
+            if live is None or self._games.get(game_id) is live:
+                self._games.pop(game_id, None)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+@dataclass
+class MoveWrite:
+    """The rows of one accepted move: the game's new columns (`updated_at`, `status`,
+    `turn_started_at`; written only if the game is still at `version`), the move, a seat's
+    clock and the result when the move ends it."""
+
+    game_id: str
+    version: int
+    ply: int
+    move: str
+    played_at: float
+    game_values: dict[str, Any]
+    seat_colour: int | None = None
+    seat_remaining_ms: int | None = None
+    result: ResultView | None = None
+
+
+class GroupCommitter:
+    """One thread writing moves: each batch is one transaction, committed before any of its
+    movers is answered. `submit` returns a future that is True once the move is stored, False
+    when the game had changed (its version moved on), or raises the database's error."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        write_lock: threading.Lock | None = None,
+        max_batch: int = 512,
+        on_batch: Callable[[int], None] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.max_batch = max_batch
+        self.on_batch = on_batch
+        self._lock: AbstractContextManager[Any] = write_lock or nullcontext()
+        self._pending: list[tuple[MoveWrite, Future[bool]]] = []
+        self._cond = threading.Condition()
+        self._closed = False
+        self._thread = threading.Thread(target=self._loop, name="group-commit", daemon=True)
+        self._thread.start()
+
+    def submit(self, write: MoveWrite) -> Future[bool]:
+        fut: Future[bool] = Future()
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the shared games' writer is closed")
+            self._pending.append((write, fut))
+            self._cond.notify()
+        return fut
+
+    def close(self) -> None:
+        """Write what is waiting, then stop."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+        self._thread.join(30)
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._closed:
+                    self._cond.wait()
+                if not self._pending and self._closed:
+                    return
+                batch = self._pending[: self.max_batch]
+                del self._pending[: self.max_batch]
+            self._write(batch)
+
+    def _write(self, batch: list[tuple[MoveWrite, Future[bool]]]) -> None:
+        try:
+            stored = self._transaction([w for w, _ in batch])
+        except Exception as exc:  # the database's error reaches every mover of the batch
+            for _, fut in batch:
+                fut.set_exception(exc)
+            return
+        if self.on_batch is not None:
+            self.on_batch(len(batch))
+        for (_, fut), ok in zip(batch, stored, strict=True):
+            fut.set_result(ok)
+
+    def _transaction(self, writes: list[MoveWrite]) -> list[bool]:
+        # plain SQL in the driver's own parameter style: the batch's statements are the same
+        # few, and compiling SQLAlchemy statements per move would cost more than running them
+        sql = self._sql
+        stored: list[bool] = []
+        moves: list[tuple[Any, ...]] = []
+        seats: list[tuple[Any, ...]] = []
+        results: list[tuple[Any, ...]] = []
+        with self._lock, self.engine.begin() as conn:
+            for w in writes:
+                v = w.game_values
+                done = conn.exec_driver_sql(
+                    sql["game"],
+                    (
+                        w.version + 1,
+                        w.ply + 1,
+                        v["updated_at"],
+                        v["status"],
+                        v["turn_started_at"],
+                        w.game_id,
+                        w.version,
+                    ),
+                ).rowcount
+                stored.append(done == 1)
+                if done != 1:
+                    continue
+                moves.append((w.game_id, w.ply, w.move, w.played_at))
+                if w.seat_colour is not None:
+                    seats.append((w.seat_remaining_ms, w.game_id, w.seat_colour))
+                if w.result is not None:
+                    r = w.result
+                    results.append((w.game_id, r.winner, r.reason, r.tag, w.played_at))
+            if moves:
+                conn.exec_driver_sql(sql["move"], moves)
+            if seats:
+                conn.exec_driver_sql(sql["seat"], seats)
+            if results:
+                conn.exec_driver_sql(sql["result"], results)
+        return stored
+
+    @functools.cached_property
+    def _sql(self) -> dict[str, str]:
+        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+
+        def marks(n: int) -> str:
+            return ", ".join([mark] * n)
+
+        return {
+            "game": (
+                f"UPDATE games SET version = {mark}, ply = {mark}, updated_at = {mark}, "
+                f"draw_offer = NULL, status = {mark}, turn_started_at = {mark} "
+                f"WHERE id = {mark} AND version = {mark}"
+            ),
+            "move": f"INSERT INTO moves (game_id, ply, move, played_at) VALUES ({marks(4)})",
+            "seat": f"UPDATE seats SET remaining_ms = {mark} WHERE game_id = {mark} "
+            f"AND colour = {mark}",
+            "result": "INSERT INTO results (game_id, winner, reason, tag, finished_at) "
+            f"VALUES ({marks(5)})",
+        }

@@ -1,0 +1,122 @@
+"""Events between processes: a "game changed" event sent by one bus reaches the others and
+not its sender; a malformed one is dropped with a log line. Over Redis (a throw-away
+redis-server on a loopback port; skipped without the binary) and PostgreSQL's LISTEN/NOTIFY."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.web.friends.served import free_port
+
+from boardlab.web.friends.events import CHANNEL, Bus, PostgresBus, RedisBus, make_bus
+
+GAME = "G" * 22
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    if shutil.which("redis-server") is None:
+        pytest.skip("no redis-server binary: apt install redis-server")
+    port = free_port()
+    proc = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        import redis
+
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                redis.Redis(port=port).ping()
+                break
+            except redis.exceptions.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+async def exchange(sender: Bus, receiver: Bus, raw_send: Any) -> list[str]:
+    """`sender` sends one good event, `raw_send` one malformed, then another good one; what
+    `receiver` (and `sender` itself) heard."""
+    heard: list[str] = []
+    own: list[str] = []
+
+    async def on(game: str) -> None:
+        heard.append(game)
+
+    async def on_own(game: str) -> None:
+        own.append(game)
+
+    tasks = [asyncio.create_task(receiver.run(on)), asyncio.create_task(sender.run(on_own))]
+    await asyncio.sleep(0.5)  # both subscribed
+    await sender.send(GAME)
+    await raw_send("{not json")
+    await sender.send("H" * 22)
+    for _ in range(100):
+        if len(heard) == 2:
+            break
+        await asyncio.sleep(0.05)
+    for t in tasks:
+        t.cancel()
+    await sender.close()
+    await receiver.close()
+    assert own == []  # a process does not hear its own events
+    return heard
+
+
+def test_redis_bus_carries_events_and_drops_malformed_ones(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def main() -> list[str]:
+        a, b = RedisBus(redis_url), RedisBus(redis_url)
+
+        async def raw(text: str) -> None:
+            await a.client.publish(CHANNEL, text)
+
+        return await exchange(a, b, raw)
+
+    with caplog.at_level(logging.WARNING, logger="boardlab.web.friends"):
+        assert asyncio.run(main()) == [GAME, "H" * 22]
+    assert any("malformed event" in r.getMessage() for r in caplog.records)
+
+
+def test_postgres_bus_carries_events_and_drops_malformed_ones(
+    postgres: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = postgres.database()
+
+    async def main() -> list[str]:
+        a, b = PostgresBus(url), PostgresBus(url)
+        import psycopg
+
+        async def raw(text: str) -> None:
+            async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, text))
+
+        return await exchange(a, b, raw)
+
+    with caplog.at_level(logging.WARNING, logger="boardlab.web.friends"):
+        assert asyncio.run(main()) == [GAME, "H" * 22]
+    assert any("malformed event" in r.getMessage() for r in caplog.records)
+
+
+def test_the_bus_follows_the_database_unless_events_name_redis() -> None:
+    assert make_bus(None, "sqlite:///x.sqlite3") is None
+    assert isinstance(make_bus(None, "postgresql+psycopg://u@h/db"), PostgresBus)
+    assert isinstance(make_bus("redis://127.0.0.1:6379/0", "sqlite:///x"), RedisBus)
+    with pytest.raises(ValueError, match="redis://"):
+        make_bus("amqp://broker", "sqlite:///x")

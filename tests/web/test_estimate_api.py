@@ -1,0 +1,70 @@
+"""POST /api/estimate: the search's estimate where no table exists, through the app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from tests.web.conftest import serving
+
+from boardlab.web import create_app
+from boardlab.web.limits import WorkLimits
+
+FINISHED_3X3 = ["a3-b3", "b1-a1", "b3-c3", "a1-b1", "c3-off", "b1-a1", "a2-b2", "a1-b1",
+                "b2-c2", "b1-a1", "c2-off"]  # fmt: skip
+
+
+def post(client: TestClient, path: str, body: dict[str, Any]) -> Any:
+    r = client.post(path, json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"game": "dodgem", "size": 6, "moves": ["a2-b2", "c1-c2"]},
+        {"game": "dodgem", "variant": "misere", "size": 8, "moves": []},
+        {"game": "dotdash", "size": 13, "moves": ["G7-D7"]},
+    ],
+    ids=["dodgem-6", "misere-8", "dotdash-13"],
+)
+def test_estimate_of_a_board_without_a_table(client: TestClient, spec: dict[str, Any]) -> None:
+    state = post(client, "/api/state", spec)
+    est = post(client, "/api/estimate", spec)
+    assert est["to_move"] == state["to_move"] and est["ply"] == len(spec["moves"])
+    assert 0.0 <= est["share"] <= 1.0
+    assert est["depth"] > 0 and est["nodes"] > 0
+    assert est["line"] and est["line"][0] in state["legal_moves"]
+    assert est["proven"] is False and est["plies"] is None
+    # the whole line replays from the position
+    after = post(client, "/api/state", {**spec, "moves": [*spec["moves"], *est["line"]]})
+    assert after["moves"][len(spec["moves"]) :] == est["line"]
+
+
+def test_a_forced_result_is_proven_not_estimated(client: TestClient) -> None:
+    est = post(client, "/api/estimate", {"size": 3})
+    assert est["proven"] is True and est["share"] == 1.0
+    assert est["plies"] is not None and est["plies"] % 2 == 1  # Blue moves last and wins
+
+
+def test_a_finished_game_or_a_bad_move_is_a_clear_400(client: TestClient) -> None:
+    r = client.post("/api/estimate", json={"size": 3, "moves": FINISHED_3X3})
+    assert r.status_code == 400 and "over" in r.json()["error"]
+    r = client.post("/api/estimate", json={"size": 6, "moves": ["a1-a9"]})
+    assert r.status_code == 400 and "\n" not in r.json()["error"]
+
+
+@pytest.mark.slow
+def test_the_estimate_runs_in_a_worker_process(tmp_path: Path) -> None:
+    app = create_app(tables=tmp_path, limits=WorkLimits(processes=True))
+    spec = {"game": "dodgem", "size": 6, "moves": ["a2-b2"]}
+    with serving(app) as base, httpx.Client(base_url=base, timeout=120) as c:
+        r = c.post("/api/estimate", json=spec)
+        assert r.status_code == 200, r.text
+        assert r.json()["depth"] > 0 and 0.0 <= r.json()["share"] <= 1.0
+        bad = c.post("/api/estimate", json={"size": 3, "moves": FINISHED_3X3})
+        assert bad.status_code == 400 and "over" in bad.json()["error"]
