@@ -201,7 +201,11 @@ def test_estimate_predicts_without_solving(
     for line in ("tiers in", "time on 1 core", "time on 8 cores"):
         assert line in out
     assert "peak memory" in out and "disk: at most" in out
-    assert not any(tmp_path.iterdir())  # nothing solved, nothing written
+    # nothing solved: the folder holds only the prediction, which the page reads
+    assert [p.name for p in tmp_path.iterdir()] == [".estimates"]
+    assert [p.name for p in (tmp_path / ".estimates").iterdir()] == [
+        "dodgem-4-classic-wins-normal.json"
+    ]
     est = estimate(require_game(rules_for("classic", 4)))
     assert est.positions == 510_914 and est.sampled_tiers > 0
     assert est.seconds_on(8) <= est.seconds_on(2) <= est.one_core_seconds
