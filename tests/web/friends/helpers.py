@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.store import FriendStore
+
+T = TypeVar("T")
+
+
+def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run(coro)` on a thread of its own: a browser test earlier on the same worker
+    may keep an event loop running on this thread (Playwright's sync API does)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 class ManualClock:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.friends.helpers import run_coroutine
 from tests.web.friends.served import free_port
 
 from boardlab.web.friends.events import CHANNEL, Bus, PostgresBus, RedisBus, make_bus
@@ -90,7 +91,7 @@ def test_redis_bus_carries_events_and_drops_malformed_ones(
         return await exchange(a, b, raw)
 
     with caplog.at_level(logging.WARNING, logger="boardlab.web.friends"):
-        assert asyncio.run(main()) == [GAME, "H" * 22]
+        assert run_coroutine(main()) == [GAME, "H" * 22]
     assert any("malformed event" in r.getMessage() for r in caplog.records)
 
 
@@ -110,7 +111,7 @@ def test_postgres_bus_carries_events_and_drops_malformed_ones(
         return await exchange(a, b, raw)
 
     with caplog.at_level(logging.WARNING, logger="boardlab.web.friends"):
-        assert asyncio.run(main()) == [GAME, "H" * 22]
+        assert run_coroutine(main()) == [GAME, "H" * 22]
     assert any("malformed event" in r.getMessage() for r in caplog.records)
 
 

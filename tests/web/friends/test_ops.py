@@ -4,13 +4,12 @@ a malformed event between processes dropped with a log line."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.web.friends.helpers import bearer
+from tests.web.friends.helpers import bearer, run_coroutine
 from tests.web.friends.served import free_port
 
 from boardlab.web import create_app
@@ -62,7 +61,7 @@ def test_a_malformed_event_is_dropped_with_a_log_line(caplog: pytest.LogCaptureF
     assert parse_event(good, "other") is None  # this process's own
     with caplog.at_level(logging.WARNING, logger="boardlab.web.friends"):
         for raw in (good, "not json", "[1]", '{"game": "../etc", "from": "x"}', b"\xff"):
-            asyncio.run(_deliver(raw, "me", handler))
+            run_coroutine(_deliver(raw, "me", handler))
     assert got == ["A" * 22]
     dropped = [r for r in caplog.records if "malformed event" in r.getMessage()]
     assert len(dropped) == 4
