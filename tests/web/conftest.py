@@ -119,6 +119,33 @@ def watch_errors(pg: Any) -> list[str]:
     return errors
 
 
+@pytest.fixture
+def open_page(browser: Any, live_server: str) -> Iterator[Any]:
+    """A factory of fresh pages (empty storage) at a viewport, language and colour scheme;
+    phones get touch. Each page's console and page errors fail the test."""
+    contexts: list[tuple[Any, list[str]]] = []
+
+    def make(width: int, height: int, locale: str = "en-GB", scheme: str = "light") -> Any:
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height},
+            locale=locale,
+            color_scheme=scheme,
+            has_touch=width < 600,
+            is_mobile=width < 600,
+        )
+        pg = ctx.new_page()
+        contexts.append((ctx, watch_errors(pg)))
+        pg.set_default_timeout(20_000)
+        pg.goto(live_server + "/")
+        pg.wait_for_selector("body[data-ready='1']")
+        return pg
+
+    yield make
+    for ctx, errors in contexts:
+        ctx.close()
+        assert errors == [], f"console or page errors: {errors}"
+
+
 def shot(page: Any, name: str, full_page: bool = True) -> Path:
     """Save a screenshot into test-artifacts/ and return its path."""
     ARTIFACTS.mkdir(exist_ok=True)

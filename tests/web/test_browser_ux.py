@@ -6,39 +6,12 @@ seating. Every test also fails on a console or page error (see conftest)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from tests.web.conftest import ensure_table, shot, watch_errors
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def open_page(browser: Any, live_server: str) -> Iterator[Any]:
-    """A factory of fresh pages at a viewport, language and colour scheme."""
-    contexts: list[tuple[Any, list[str]]] = []
-
-    def make(width: int, height: int, locale: str = "en-GB", scheme: str = "light") -> Any:
-        ctx = browser.new_context(
-            viewport={"width": width, "height": height},
-            locale=locale,
-            color_scheme=scheme,
-            has_touch=width < 600,
-            is_mobile=width < 600,
-        )
-        pg = ctx.new_page()
-        contexts.append((ctx, watch_errors(pg)))
-        pg.set_default_timeout(20_000)
-        pg.goto(live_server + "/")
-        pg.wait_for_selector("body[data-ready='1']")
-        return pg
-
-    yield make
-    for ctx, errors in contexts:
-        ctx.close()
-        assert errors == [], f"console or page errors: {errors}"
 
 
 def status_has(page: Any, text: str) -> None:
