@@ -259,7 +259,9 @@ class ChildCache:
         return (str(folder), tier)
 
 
-def _clear_caches() -> None:
+def release_caches() -> None:
+    """Close the cached pack files, drop the cached tiers and the kernel's work arrays of
+    this process (the solve and the verifier share them)."""
     for cache in _CACHE.values():
         cache.close()
     _CACHE.clear()
@@ -280,12 +282,14 @@ def _game(spec: dict[str, Any]) -> TierGame:
         return game
 
 
-def _cache(budget: int) -> ChildCache:
+def child_cache(budget: int) -> ChildCache:
+    """This process's cache of child tiers for a memory budget (a new budget drops the old
+    cache)."""
     key = str(budget)
     with _MADE:
         cache = _CACHE.get(key)
         if cache is None:
-            _clear_caches()
+            release_caches()
             cache = _CACHE[key] = ChildCache(budget)
         return cache
 
@@ -366,7 +370,7 @@ def solve_tiers(
     make room. Only a tier whose own needs exceed `memory` goes beyond it."""
     game = _game(spec)
     where = Path(folder)
-    cache = _cache(memory)
+    cache = child_cache(memory)
     solved: Solved = []
     held = 0  # bytes of the solved tiers, kept until the pack's file is written
     counts = np.zeros(65536, np.int64)
@@ -415,7 +419,7 @@ def write_solved_pack(
     t0 = stamp()
     size = write_pack(pack_path(where, pack.name), solved, header, codec)
     add_time(timings, "write", t0)
-    cache = _cache(memory)
+    cache = child_cache(memory)
     for tier, code in solved:  # written: the next levels read them from memory while they fit
         cache.put(where, tier, code)
     return {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
@@ -750,7 +754,7 @@ class _LocalRunner:
             yield pack, head
 
     def close(self) -> None:
-        _clear_caches()
+        release_caches()
 
 
 def split_runs(tiers: Sequence[int], sizes: Sequence[int], parts: int) -> list[list[int]]:
@@ -850,7 +854,7 @@ class _ThreadRunner:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
-        _clear_caches()
+        release_caches()
 
 
 class _DaskRunner:

@@ -43,15 +43,16 @@ from boardlab.core.tiers import TierGame
 from boardlab.solver.engine import (
     DEFAULT_BUDGET,
     MIN_BUDGET,
-    ChildCache,
     GiB,
     Pack,
     Plan,
     _game,
+    child_cache,
     make_plan,
     pack_path,
     plan_key,
     read_manifest,
+    release_caches,
     resident_bytes,
 )
 from boardlab.solver.tierfile import FORMAT_VERSION, PackFile
@@ -74,7 +75,6 @@ class TableInputError(CorruptTableError):
 # -- one pack ---------------------------------------------------------------------------------
 
 _CHECKERS: dict[str, TierChecker] = {}
-_CACHES: dict[str, ChildCache] = {}
 _LOCK = threading.Lock()
 
 
@@ -85,23 +85,6 @@ def _checker(spec: dict[str, Any]) -> TierChecker:
         if made is None:
             made = _CHECKERS[key] = checker_from_spec(spec)
         return made
-
-
-def _cache(budget: int) -> ChildCache:
-    key = str(budget)
-    with _LOCK:
-        cache = _CACHES.get(key)
-        if cache is None:
-            release_caches()
-            cache = _CACHES[key] = ChildCache(budget)
-        return cache
-
-
-def release_caches() -> None:
-    """Close the cached pack files and drop the cached tiers of this process."""
-    for cache in _CACHES.values():
-        cache.close()
-    _CACHES.clear()
 
 
 def verify_pack(
@@ -117,7 +100,7 @@ def verify_pack(
     game = _game(game_spec)
     checker = _checker(checker_spec)
     where = Path(folder)
-    cache = _cache(memory)
+    cache = child_cache(memory)
     hint = game.rebuild_command + " --force"
     entries = positions = 0
     errors: dict[str, int] = {}
