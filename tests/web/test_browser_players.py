@@ -79,13 +79,21 @@ def test_a_reloaded_game_resumes_the_computer_and_counts_once(open_page: Any) ->
     page = open_page(*DESKTOP)
     start_3x3(page, "1")
     page.click("#record-reset")
-    # hold the computer's answer so that the page reloads on the computer's turn
-    page.route("**/api/move", lambda route: None)
+    # hold the computer's first answer for good, so that the page reloads on the computer's
+    # turn (a handler removed while a request waits in it lets that request go on)
+    held: list[Any] = []
+
+    def hold_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/move", hold_first)
     play(page, "a2-b2")
     page.wait_for_function(
         "() => document.getElementById('status-text').textContent.includes('thinking')"
     )
-    page.unroute("**/api/move")
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     # the computer replies by itself: no Continue to find (the first computer move of a

@@ -933,11 +933,13 @@ function wire() {
       openGame(link, "link").catch((err) => showMessage(t("error.link", { msg: err.message }), "error"));
     }
   });
-  // the link follows the game, and a game played here is kept for a reload
+  // the link follows the game, and a game played here is kept for a reload; the two are
+  // written together, so that a reload between a move and its board still finds its game
   store.subscribe((s, prev) => {
-    if (s.view && s.view !== prev.view && s.view.game === s.game.game) history.replaceState(null, "", linkFor());
     const keep = s.game !== prev.game || s.counted !== prev.counted || s.resigned !== prev.resigned || s.swapped !== prev.swapped;
-    if (keep && s.origin === "here" && s.view) {
+    const kept = keep && s.origin === "here" && s.view;
+    if (kept || (s.view && s.view !== prev.view && s.view.game === s.game.game)) history.replaceState(null, "", linkFor());
+    if (kept) {
       const { game, swapped, counted, resigned, seed, gameNo } = s;
       saveCurrent(localStorage, { game, sides: [...s.settings.sides], swapped, counted, resigned, seed, gameNo });
     }
