@@ -70,7 +70,7 @@ def test_6x6_offers_no_build_but_its_cost_and_commands(tables: Path) -> None:
         r = c.post("/api/tables", json={"size": 6})
         assert r.status_code == 403 and r.json()["kind"] == "BuildsNotAllowedError"
         assert "boardlab solve --game dodgem --size 6" in r.json()["error"]
-        assert c.app.state.service.building() is None  # type: ignore[attr-defined]
+        assert c.app.state.service.builds.building() is None  # type: ignore[attr-defined]
         assert c.get("/api/tables?size=6").json()["state"] == "missing"
         small = c.get("/api/tables?size=5").json()  # minutes at most: still offered
         assert small["buildable"] is True and small["commands"] == []

@@ -60,9 +60,12 @@ def test_a_finished_game_or_a_bad_move_is_a_clear_400(client: TestClient) -> Non
 
 @pytest.mark.slow
 def test_the_estimate_runs_in_a_worker_process(tmp_path: Path) -> None:
-    app = create_app(tables=tmp_path, limits=WorkLimits(processes=True))
+    # deadlines far above the work: a worker process started on a busy machine takes its
+    # time to import and compile, and this test is about where the search runs
+    limits = WorkLimits(processes=True, move_seconds=300.0, queue_seconds=300.0)
+    app = create_app(tables=tmp_path, limits=limits)
     spec = {"game": "dodgem", "size": 6, "moves": ["a2-b2"]}
-    with serving(app) as base, httpx.Client(base_url=base, timeout=120) as c:
+    with serving(app) as base, httpx.Client(base_url=base, timeout=600) as c:
         r = c.post("/api/estimate", json=spec)
         assert r.status_code == 200, r.text
         assert r.json()["depth"] > 0 and 0.0 <= r.json()["share"] <= 1.0

@@ -160,7 +160,7 @@ def table_status(
     size: Annotated[int | None, Query(ge=s.SIZE_MIN, le=s.SIZE_MAX)] = None,
 ) -> s.TableOut:
     """Whether the tablebase for these rules is ready, missing, or being built."""
-    return _service(request).table_status(rules_of(game, variant, size))
+    return _service(request).builds.table_status(rules_of(game, variant, size))
 
 
 @router.post("/tables", responses=TABLE_ERRORS)
@@ -169,8 +169,8 @@ def build_table(spec: s.RulesSpec, request: Request) -> s.TableOut:
     /api/tables for progress. Only for local clients unless the server runs with
     --allow-builds."""
     service = _service(request)
-    allowed = service.allow_builds or is_local_client(request.scope)
-    return service.start_build(rules_of(spec.game, spec.variant, spec.size), allowed=allowed)
+    allowed = service.builds.allow_builds or is_local_client(request.scope)
+    return service.builds.start_build(rules_of(spec.game, spec.variant, spec.size), allowed=allowed)
 
 
 @router.delete("/tables", responses=TABLE_ERRORS)
@@ -182,11 +182,11 @@ def cancel_build(
 ) -> s.TableOut:
     """Cancel the build of this table (same rights as starting one)."""
     service = _service(request)
-    if not (service.allow_builds or is_local_client(request.scope)):
-        from boardlab.web.service import BuildsNotAllowedError
+    if not (service.builds.allow_builds or is_local_client(request.scope)):
+        from boardlab.web.builds import BuildsNotAllowedError
 
         raise BuildsNotAllowedError("table builds from the web are off on this server")
-    return service.cancel_build(rules_of(game, variant, size))
+    return service.builds.cancel_build(rules_of(game, variant, size))
 
 
 @router.post("/record/export", responses=QUICK_ERRORS)
