@@ -119,3 +119,21 @@ def test_a_flipped_dot_dash_board_plays_the_point_tapped(
     press_at(page, "circle.target[data-target=G4]", phone)
     page.wait_for_function("() => location.hash.includes('G7-G4')")
     assert moves_now(page).upper() == "G7-G4"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("path", ["/", "/puzzles", "/review", "/friend"])
+def test_the_flip_switch_leaves_the_phone_top_bar_inside_the_screen(
+    open_page: Any, live_server: str, path: str, lang: str
+) -> None:
+    page = open_page(360, 740)
+    page.evaluate(f"localStorage.setItem('boardlab.lang', '{lang}')")
+    page.goto(live_server + path)
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.is_visible("#flip")
+    right = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('.topbar *')]"
+        ".map((e) => e.getBoundingClientRect().right))"
+    )
+    assert right <= 360
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
