@@ -81,9 +81,10 @@ export function renderChart(host, history, players, handlers = {}) {
       el("text", { x: pad.l - 4, y: y(v, rem) + 3, class: "tick", "text-anchor": "end" }, svg).textContent = String(rem);
     }
   }
+  // wins and losses named at the left: a decided game ends on an outer edge at the right
   const right = { "text-anchor": "end" };
-  el("text", { x: W - pad.r - 3, y: pad.t + 13, class: "zone-label win", ...right }, svg).textContent = t("chart.wins", { colour: first });
-  el("text", { x: W - pad.r - 3, y: H - pad.b - 4, class: "zone-label loss", ...right }, svg).textContent = t("chart.loses", { colour: first });
+  el("text", { x: pad.l + 4, y: pad.t + 13, class: "zone-label win" }, svg).textContent = t("chart.wins", { colour: first });
+  el("text", { x: pad.l + 4, y: H - pad.b - 4, class: "zone-label loss" }, svg).textContent = t("chart.loses", { colour: first });
   el("text", { x: W - pad.r - 3, y: mid - 3, class: "zone-label draw", ...right }, svg).textContent = t("chart.draw");
   // axis titles
   el("text", { x: (pad.l + W - pad.r) / 2, y: H - 4, class: "axis-title", "text-anchor": "middle" }, svg).textContent = t("chart.x");
