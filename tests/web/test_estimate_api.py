@@ -10,7 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.web.conftest import serving
 
+from boardlab.core.registry import get_game
 from boardlab.web import create_app
+from boardlab.web.estimates import QUICK_SHARE, quick_nodes
 from boardlab.web.limits import WorkLimits
 
 FINISHED_3X3 = ["a3-b3", "b1-a1", "b3-c3", "a1-b1", "c3-off", "b1-a1", "a2-b2", "a1-b1",
@@ -43,6 +45,35 @@ def test_estimate_of_a_board_without_a_table(client: TestClient, spec: dict[str,
     # the whole line replays from the position
     after = post(client, "/api/state", {**spec, "moves": [*spec["moves"], *est["line"]]})
     assert after["moves"][len(spec["moves"]) :] == est["line"]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [{"game": "dodgem", "size": 6, "moves": ["a2-b2"]}, {"game": "dotdash", "size": 13}],
+    ids=["dodgem-6", "dotdash-13"],
+)
+def test_a_quick_estimate_spends_a_quarter_of_the_budget(
+    client: TestClient, spec: dict[str, Any]
+) -> None:
+    full = post(client, "/api/estimate", spec)
+    quick = post(client, "/api/estimate", {**spec, "quick": True})
+    assert quick["nodes"] < full["nodes"]
+    assert quick["depth"] <= full["depth"]
+    assert quick["line"] and quick["line"][0] in post(client, "/api/state", spec)["legal_moves"]
+
+
+def test_the_quick_budget_is_a_quarter_of_each_game_s_own() -> None:
+    from boardlab.ai.dodgem import estimate as dodgem
+    from boardlab.ai.dotdash import estimate as dotdash
+
+    assert quick_nodes(get_game("dodgem").estimate) == dodgem.NODES // QUICK_SHARE
+    assert quick_nodes(get_game("dotdash").estimate) == dotdash.NODES // QUICK_SHARE
+    assert quick_nodes(lambda rules, position, history=(): None) is None  # takes no budget
+
+
+def test_quick_is_a_yes_or_no(client: TestClient) -> None:
+    r = client.post("/api/estimate", json={"size": 6, "quick": "very"})
+    assert r.status_code == 422
 
 
 def test_a_forced_result_is_proven_not_estimated(client: TestClient) -> None:

@@ -139,10 +139,11 @@ async def analysis(spec: s.GameSpec, request: Request) -> s.AnalysisOut:
 
 
 @router.post("/estimate", responses=COMPUTE_ERRORS)
-async def estimate(spec: s.GameSpec, request: Request) -> s.EstimateOut:
+async def estimate(spec: s.EstimateRequest, request: Request) -> s.EstimateOut:
     """What the strongest search says of the position within a node budget, where no
     complete table exists: a bar's share for the side to move, the depth reached, the
-    expected line, and whether that is proven or an estimate."""
+    expected line, and whether that is proven or an estimate. `quick`: a quarter of the
+    budget (a review's look at each position of a game)."""
     return await _gate(request).run(
         request,
         _gate(request).limits.move_seconds,

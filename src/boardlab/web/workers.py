@@ -72,7 +72,7 @@ def _run_in_worker(kind: str, payload: dict[str, Any], slot: int, deadline: floa
         if kind == "estimate":
             from boardlab.web.estimates import estimate_out
 
-            return estimate_out(s.GameSpec.model_validate(payload), budget).model_dump()
+            return estimate_out(s.EstimateRequest.model_validate(payload), budget).model_dump()
         if kind == "pie":
             return _service.pie(s.PieRequest.model_validate(payload)).model_dump()
         if kind == "warm-up":  # load the players and their compiled kernels

@@ -82,6 +82,8 @@ export const api = {
   analysis: (game, signal) => request("POST", "/api/analysis", spec(game), signal),
   /** The search's estimate where no table exists. @param {Game} game @param {AbortSignal} [signal] */
   estimate: (game, signal) => request("POST", "/api/estimate", spec(game), signal),
+  /** A review's quick estimate (a quarter of the search's budget). @param {Game} game @param {AbortSignal} [signal] */
+  quickEstimate: (game, signal) => request("POST", "/api/estimate", { ...spec(game), quick: true }, signal),
   /** @param {{game: string, variant: string, size: number}} g */
   tableStatus: (g) => request("GET", `/api/tables?${rulesQuery(g)}`),
   /** @param {{game: string, variant: string, size: number}} g */

@@ -96,30 +96,9 @@ export function wireLearning(store, notify) {
   for (const id of ["s-game", "s-variant", "s-size"]) $(id).addEventListener("change", () => decorate());
   decorate();
 
-  // Review needs a complete table: offered only where one is built or builds on the spot
-  /** @type {Array<{game: string, variant: string, sizes: number[], ready: number[]}>} */
-  let covered = [];
-  const reviewable = () => {
-    const g = S().game;
-    const ok = covered.some((r) => r.game === g.game && r.variant === g.variant && (r.ready || []).includes(g.size));
-    review.hidden = !ok;
-  };
-  const loadCovered = () =>
-    fetch("/api/puzzles/rulesets")
-      .then((r) => (r.ok ? r.json() : { rulesets: [] }))
-      .then((d) => {
-        covered = d.rulesets || [];
-        reviewable();
-      })
-      .catch(() => {});
-  loadCovered();
-  store.subscribe((s, prev) => {
-    if (s.game !== prev.game) reviewable();
-    // a table built from this page makes its games reviewable at once
-    const ready = (/** @type {any} */ tb) => !!tb && tb.state === "ready";
-    if (ready(s.table) && !ready(prev.table)) loadCovered();
-  });
-  review.hidden = true;
+  // Review is offered on every board: from the table where one covers it, else by the
+  // search's estimates (the Review page falls back by itself)
+  review.hidden = false;
 
   review.addEventListener("click", () => {
     location.href = `/review#${encodeLink(S().game)}`;
