@@ -2,6 +2,7 @@
 // The page's controller: it changes the store (state.js) in answer to the user and the
 // server, and runs computers through the turn loop (turnloop.js). Drawing is in view.js.
 
+import { hasSetup, loadRenderers } from "./boards/registry.js";
 import { api } from "./api.js";
 import "./theme.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
@@ -88,7 +89,7 @@ async function refresh(signal) {
  * would move first). */
 function pieWaits() {
   const s = S();
-  return s.game.game === "dotdash" && !s.game.start && versusComputer(s.settings.sides) && isComputer(seats(s)[0]);
+  return hasSetup(s.game.game) && !s.game.start && versusComputer(s.settings.sides) && isComputer(seats(s)[0]);
 }
 
 /** The turn loop for the current game: computers move until a human's turn or the end. */
@@ -950,7 +951,9 @@ async function main() {
   applyI18n();
   wire();
   try {
-    store.set({ catalogue: await api.games() });
+    const catalogue = await api.games();
+    await loadRenderers(catalogue); // each game's board, by the renderer it declares
+    store.set({ catalogue });
   } catch (err) {
     showMessage(errorText(err), "error");
     return;

@@ -6,15 +6,11 @@
 // drops the page polls every few seconds and reconnects with a growing pause; both stop once
 // the socket is back.
 
-import { createDodgemBoard } from "./boards/dodgem.js";
-import { createDotDashBoard } from "./boards/dotdash.js";
-import { createGenericBoard } from "./boards/generic.js";
+import { boardMaker, loadRenderers } from "./boards/registry.js";
 import { applyFriendTexts, clockText, friendHash, ft, isOlder, parseFriendHash } from "./friend-i18n.js";
 import "./theme.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 
-/** @type {Record<string, (host: HTMLElement, handlers: any) => {update: (v: any) => void}>} */
-const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
 const INVITES = "boardlab.friend.invites.v1";
 const POLL_MS = 2500;
 
@@ -108,7 +104,7 @@ async function showCreate() {
   $("f-create").hidden = false;
   $("f-play").hidden = true;
   $("f-side").hidden = true;
-  page.catalogue = await call("GET", "/api/games");
+  page.catalogue = page.catalogue || (await call("GET", "/api/games"));
   fillForm();
   for (const id of ["f-game", "f-variant", "f-setup"]) $(id).addEventListener("change", fillForm);
   $("f-clock-on").addEventListener("change", () => {
@@ -323,8 +319,8 @@ function render(state) {
 function drawBoard() {
   const s = page.state;
   if (!page.board || page.boardGame !== s.game) {
-    const make = RENDERERS[s.game] || createGenericBoard;
-    page.board = make($("board"), handlers);
+    const make = boardMaker(s.game);
+    page.board = /** @type {{update: (v: any) => void}} */ (make($("board"), handlers));
     page.boardGame = s.game;
   }
   const ply = s.moves.length;
@@ -489,10 +485,16 @@ function wire() {
   });
 }
 
-function main() {
+async function main() {
   applyI18n();
   applyFriendTexts();
   wire();
+  try {
+    page.catalogue = await call("GET", "/api/games");
+    await loadRenderers(page.catalogue); // each game's board, by the renderer it declares
+  } catch (err) {
+    say(/** @type {Error} */ (err).message);
+  }
   const link = parseFriendHash(location.hash);
   if (link) {
     openGame(link.game, link.token);

@@ -6,8 +6,7 @@
 
 import "./learn-texts.js";
 import { api } from "./api.js";
-import { createDodgemBoard } from "./boards/dodgem.js";
-import { createGenericBoard } from "./boards/generic.js";
+import { boardMaker, loadRenderers } from "./boards/registry.js";
 import "./theme.js";
 import { applyI18n, onLangChange, setLang, t } from "./i18n.js";
 import { judge, loadProgress, loadSaved, nextPuzzle, recordTry, saveProgress, taskKey } from "./puzzles.js";
@@ -15,8 +14,6 @@ import { createStore } from "./store.js";
 
 /** @param {string} id @returns {HTMLElement} */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-/** @type {Record<string, Function>} */
-const RENDERERS = { dodgem: createDodgemBoard };
 const BATCH = 12;
 const REPLY_MS = 450;
 
@@ -96,7 +93,7 @@ function renderBoard() {
   const s = S();
   if (!s.view) return;
   if (!board || boardGame !== s.view.game) {
-    const make = RENDERERS[s.view.game] || createGenericBoard;
+    const make = boardMaker(s.view.game);
     board = make($("board"), { onMove: humanMove, onIllegal: (/** @type {string | null} */ m) => note(m), canAct: () => null });
     boardGame = s.view.game;
   }
@@ -290,6 +287,11 @@ async function main() {
     next();
   });
   for (const id of ["pz-size", "pz-kind"]) $(id).addEventListener("change", () => next());
+  try {
+    await loadRenderers(await api.games()); // each game's board, by the renderer it declares
+  } catch {
+    // without the catalogue every board is drawn by the generic renderer
+  }
   const res = await fetch("/api/puzzles/rulesets");
   store.set({ rulesets: (await res.json()).rulesets });
   // a link may choose the rules and the seed: #variant=classic&size=4&seed=7&kind=win

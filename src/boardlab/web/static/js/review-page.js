@@ -7,9 +7,7 @@
 
 import "./learn-texts.js";
 import { api } from "./api.js";
-import { createDodgemBoard } from "./boards/dodgem.js";
-import { createDotDashBoard } from "./boards/dotdash.js";
-import { createGenericBoard } from "./boards/generic.js";
+import { boardMaker, loadRenderers } from "./boards/registry.js";
 import { Pace, formatDuration } from "./buildtime.js";
 import { depthRange, estimateSummary, estimatedMoves, estimatedSideText, estimatedSides, sharePoints } from "./estreview.js";
 import "./theme.js";
@@ -21,8 +19,6 @@ import { createStore } from "./store.js";
 
 /** @param {string} id @returns {HTMLElement} */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-/** @type {Record<string, Function>} */
-const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
 
 /**
  * @typedef {import("./review.js").ReviewMove} ReviewMove
@@ -197,7 +193,7 @@ function renderBoard() {
   const s = S();
   if (!s.view) return;
   if (!board || boardGame !== s.view.game) {
-    const make = RENDERERS[s.view.game] || createGenericBoard;
+    const make = boardMaker(s.view.game);
     board = make($("board"), { onMove: () => {}, onIllegal: () => {}, canAct: () => null });
     boardGame = s.view.game;
   }
@@ -381,6 +377,11 @@ async function main() {
       pick(next);
     }
   });
+  try {
+    await loadRenderers(await api.games()); // each game's board, by the renderer it declares
+  } catch {
+    // without the catalogue every board is drawn by the generic renderer
+  }
   render();
   const link = decodeLink(location.hash);
   if (link && link !== "help") {

@@ -471,3 +471,6 @@ export function createDodgemBoard(host, handlers) {
     },
   };
 }
+
+/** The renderer entry that boards/registry.js loads by the declared name. */
+export const createBoard = createDodgemBoard;

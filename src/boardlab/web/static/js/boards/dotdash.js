@@ -614,3 +614,6 @@ export function createDotDashBoard(host, handlers) {
     },
   };
 }
+
+/** The renderer entry that boards/registry.js loads by the declared name. */
+export const createBoard = createDotDashBoard;
