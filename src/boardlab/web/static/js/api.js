@@ -84,8 +84,8 @@ export const api = {
   estimate: (game, signal) => request("POST", "/api/estimate", spec(game), signal),
   /** A review's quick estimate (a quarter of the search's budget). @param {Game} game @param {AbortSignal} [signal] */
   quickEstimate: (game, signal) => request("POST", "/api/estimate", { ...spec(game), quick: true }, signal),
-  /** @param {{game: string, variant: string, size: number}} g */
-  tableStatus: (g) => request("GET", `/api/tables?${rulesQuery(g)}`),
+  /** @param {{game: string, variant: string, size: number}} g @param {AbortSignal} [signal] */
+  tableStatus: (g, signal) => request("GET", `/api/tables?${rulesQuery(g)}`, undefined, signal),
   /** @param {{game: string, variant: string, size: number}} g */
   buildTable: (g) => request("POST", "/api/tables", { game: g.game, variant: g.variant, size: g.size }),
   /** Stop a build started from the page. @param {{game: string, variant: string, size: number}} g */
