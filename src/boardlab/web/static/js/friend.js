@@ -6,6 +6,7 @@
 // drops the page polls every few seconds and reconnects with a growing pause; both stop once
 // the socket is back.
 
+import { request, requestText } from "./api.js";
 import { boardMaker, loadRenderers } from "./boards/registry.js";
 import { applyFriendTexts, clockText, friendHash, ft, isOlder, parseFriendHash } from "./friend-i18n.js";
 import "./theme.js";
@@ -35,25 +36,9 @@ const page = {
 };
 
 // -- HTTP ------------------------------------------------------------------------------------
-/** @param {string} method @param {string} path @param {unknown} [body] */
-async function call(method, path, body) {
-  /** @type {Record<string, string>} */
-  const headers = {};
-  if (page.token) headers.Authorization = `Bearer ${page.token}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const err = new Error((data && data.error) || `HTTP ${res.status}`);
-    /** @type {any} */ (err).status = res.status;
-    throw err;
-  }
-  return data;
+/** A request of this seat (its token, where it holds one). @param {string} method @param {string} path @param {unknown} [body] */
+function call(method, path, body) {
+  return request(method, path, body, undefined, page.token ? { Authorization: `Bearer ${page.token}` } : {});
 }
 
 /** @param {string} text @param {"warn" | "info"} [kind] */
@@ -460,8 +445,7 @@ function wire() {
   });
   $("f-export").addEventListener("click", async () => {
     try {
-      const res = await fetch(`/api/friends/${page.game}/record`);
-      /** @type {HTMLTextAreaElement} */ ($("f-record-text")).value = await res.text();
+      /** @type {HTMLTextAreaElement} */ ($("f-record-text")).value = await requestText(`/api/friends/${page.game}/record`);
       /** @type {HTMLDialogElement} */ ($("f-record-dialog")).showModal();
     } catch (err) {
       say(/** @type {Error} */ (err).message);

@@ -4,6 +4,7 @@
 // browser's puzzle list (the one before the human's last move if it makes a puzzle, else the
 // one the computer moved from).
 
+import { request } from "./api.js";
 import "./learn-texts.js";
 import { ratedLabel } from "./ladder.js";
 import { encodeLink } from "./links.js";
@@ -24,8 +25,7 @@ function ladderFor(game, variant, size) {
   if (!p) {
     const q = new URLSearchParams({ game, size: String(size) });
     if (variant) q.set("variant", variant);
-    p = fetch(`/api/ladder?${q}`)
-      .then((r) => (r.ok ? r.json() : { ratings: {} }))
+    p = request("GET", `/api/ladder?${q}`)
       .then((d) => d.ratings || {})
       .catch(() => ({}));
     ladders.set(key, p);
@@ -59,13 +59,13 @@ export function wireLearning(store, notify) {
     if (!offer()) return;
     const human = seats(s).findIndex((x) => !isComputer(x));
     for (const position of saveCandidates(s.view, human)) {
-      const res = await fetch("/api/puzzle", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game: s.game.game, variant: s.game.variant, size: s.game.size, position }),
-      });
-      if (!res.ok) continue;
-      const { added } = savePuzzle(localStorage, await res.json());
+      let found;
+      try {
+        found = await request("POST", "/api/puzzle", { game: s.game.game, variant: s.game.variant, size: s.game.size, position });
+      } catch {
+        continue;
+      }
+      const { added } = savePuzzle(localStorage, found);
       notify(t(added ? "pz.savedToast" : "pz.savedAlready"), "info");
       return;
     }

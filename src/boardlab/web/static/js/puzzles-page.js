@@ -5,7 +5,7 @@
 // a retry. Rating, streak and saved puzzles live in this browser (puzzles.js).
 
 import "./learn-texts.js";
-import { api } from "./api.js";
+import { api, request } from "./api.js";
 import { boardMaker, loadRenderers } from "./boards/registry.js";
 import "./theme.js";
 import { applyI18n, onLangChange, setLang, t } from "./i18n.js";
@@ -221,9 +221,7 @@ async function next() {
       const seed = S().seed + 1;
       const q = new URLSearchParams({ game: r.game, variant: r.variant, size: String(size), count: String(BATCH), seed: String(seed) });
       if (kind) q.append("kind", kind);
-      const res = await fetch(`/api/puzzles?${q}`);
-      const data = await res.json();
-      if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+      const data = await request("GET", `/api/puzzles?${q}`);
       if (!data.puzzles.length) throw new Error(t("pz.none"));
       store.set({ seed, batch: data.puzzles });
       s = S();
@@ -292,8 +290,7 @@ async function main() {
   } catch {
     // without the catalogue every board is drawn by the generic renderer
   }
-  const res = await fetch("/api/puzzles/rulesets");
-  store.set({ rulesets: (await res.json()).rulesets });
+  store.set({ rulesets: (await request("GET", "/api/puzzles/rulesets")).rulesets });
   // a link may choose the rules and the seed: #variant=classic&size=4&seed=7&kind=win
   const q = new URLSearchParams(location.hash.slice(1));
   const seed = Number(q.get("seed"));

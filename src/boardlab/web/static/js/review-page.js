@@ -6,7 +6,7 @@
 // one at a time with the progress shown, and the moves are marked by the estimate.
 
 import "./learn-texts.js";
-import { api } from "./api.js";
+import { ApiError, api, request } from "./api.js";
 import { boardMaker, loadRenderers } from "./boards/registry.js";
 import { Pace, formatDuration } from "./buildtime.js";
 import { depthRange, estimateSummary, estimatedMoves, estimatedSideText, estimatedSides, sharePoints } from "./estreview.js";
@@ -293,9 +293,7 @@ async function reviewBySearch(game) {
  * @param {GameSpec} game */
 async function tableCovers(game) {
   try {
-    const res = await fetch("/api/puzzles/rulesets");
-    if (!res.ok) return true; // the server's review then says what is wrong
-    const { rulesets } = await res.json();
+    const { rulesets } = await request("GET", "/api/puzzles/rulesets");
     return (rulesets || []).some((/** @type {any} */ r) => r.game === game.game && (!game.variant || r.variant === game.variant) && (r.ready || []).includes(game.size));
   } catch {
     return true;
@@ -309,15 +307,15 @@ async function reviewGame(game) {
   store.set({ game, review: null, est: null, ply: null, error: null, busy: true, history: null });
   try {
     if (!(await tableCovers(game)) && (await reviewBySearch(game))) return;
-    const res = await fetch("/api/review", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ game: game.game, variant: game.variant, size: game.size, start: game.start || undefined, moves: game.moves }),
-    });
-    const data = await res.json();
-    // no complete table for this board (400) or none built (404): the search reviews it
-    if (!res.ok && (res.status === 400 || res.status === 404) && (await reviewBySearch(game))) return;
-    if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+    let data;
+    try {
+      data = await request("POST", "/api/review", { game: game.game, variant: game.variant, size: game.size, start: game.start || undefined, moves: game.moves });
+    } catch (err) {
+      // no complete table for this board (400) or none built (404): the search reviews it
+      const noTable = err instanceof ApiError && (err.status === 400 || err.status === 404);
+      if (noTable && (await reviewBySearch(game))) return;
+      throw err;
+    }
     const view = await api.state(game);
     history.replaceState(null, "", `#${encodeLink(game)}`); // the link names the game shown
     store.set({ review: data, view, busy: false });
