@@ -18,6 +18,7 @@ import { resigningColour, resultOf, saveSettings, seats, store } from "./state.j
 import { Runner, isAbort, playComputers, runSeries, sleep } from "./turnloop.js";
 import { $, createView } from "./view.js";
 import { createTables } from "./tables.js";
+import { copyLink, linkFor, wireRecords } from "./records.js";
 
 const runner = new Runner();
 /** @type {number | undefined} */
@@ -494,36 +495,6 @@ function closeSheet() {
 }
 
 // -- records and links -------------------------------------------------------------------------------
-/** @param {"export" | "import"} mode @param {string} [text] */
-function openRecordDialog(mode, text = "") {
-  $("record-dialog-title").textContent = t(mode === "export" ? "dialog.export" : "dialog.import");
-  const area = /** @type {HTMLTextAreaElement} */ ($("record-text"));
-  area.value = text;
-  area.readOnly = mode === "export";
-  $("record-copy").hidden = mode !== "export";
-  $("record-download").hidden = mode !== "export";
-  $("record-load").hidden = mode === "export";
-  $("record-file").hidden = mode === "export";
-  $("record-error").hidden = true;
-  /** @type {HTMLDialogElement} */ ($("record-dialog")).showModal();
-}
-
-/** The same words for players as the terminal writes: "human", "level 2", "random". @param {string} who */
-export const playerWord = (who) => (!isComputer(who) ? "human" : who === "random" ? "random" : `level ${who}`);
-
-async function exportRecord() {
-  const s = S();
-  try {
-    /** @type {Record<string, string>} */
-    const players = {};
-    seats(s).forEach((who, i) => (players[s.view.players[i]] = playerWord(who)));
-    const rec = await api.exportRecord(s.game, players);
-    openRecordDialog("export", rec.text);
-  } catch (err) {
-    showMessage(errorText(err), "error");
-  }
-}
-
 /** Open a game (from a link or a file): it never counts in the record.
  * @param {{game: string, variant: string, size: number, start?: string | null, moves: string[]}} rec
  * @param {"link" | "file"} origin */
@@ -577,31 +548,6 @@ async function resumeGame(cur) {
   });
   store.set({ paused: pieWaits() });
   await refresh();
-}
-
-async function importRecord() {
-  try {
-    const rec = await api.importRecord(/** @type {HTMLTextAreaElement} */ ($("record-text")).value);
-    /** @type {HTMLDialogElement} */ ($("record-dialog")).close();
-    await openGame(rec, "file");
-    toast(t("toast.imported", { n: rec.moves.length }));
-  } catch (err) {
-    const box = $("record-error");
-    box.textContent = /** @type {Error} */ (err).message;
-    box.hidden = false;
-  }
-}
-
-const linkFor = () => `${location.origin}${location.pathname}#${encodeLink(S().game)}`;
-
-async function copyLink() {
-  const url = linkFor();
-  try {
-    await navigator.clipboard.writeText(url);
-    toast(t("toast.linkCopied"));
-  } catch {
-    window.prompt(t("toast.copyThis"), url);
-  }
 }
 
 /** The game whose rules the help shows first: the one on the board. */
@@ -702,32 +648,8 @@ function wire() {
   $("analysis-build").addEventListener("click", buildTable);
   $("cancel-build").addEventListener("click", cancelBuild);
   $("s-build").addEventListener("click", buildTable);
-  $("export").addEventListener("click", exportRecord);
-  $("import").addEventListener("click", () => openRecordDialog("import"));
-  $("record-load").addEventListener("click", importRecord);
-  $("record-copy").addEventListener("click", async () => {
-    const area = /** @type {HTMLTextAreaElement} */ ($("record-text"));
-    try {
-      await navigator.clipboard.writeText(area.value);
-      toast(t("toast.copied"));
-    } catch {
-      area.select();
-    }
-  });
-  $("record-download").addEventListener("click", () => {
-    const blob = new Blob([/** @type {HTMLTextAreaElement} */ ($("record-text")).value], { type: "text/plain" });
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(blob);
-    const g = S().game;
-    a.download = `${g.game}-${g.size}x${g.size}.txt`;
-    a.click();
-    URL.revokeObjectURL(a.href);
-  });
-  $("record-file").addEventListener("change", async () => {
-    const f = /** @type {HTMLInputElement} */ ($("record-file")).files?.[0];
-    if (f) /** @type {HTMLTextAreaElement} */ ($("record-text")).value = await f.text();
-  });
-  $("copy-link").addEventListener("click", copyLink);
+  wireRecords({ showMessage, errorText, toast, openGame });
+  $("copy-link").addEventListener("click", () => copyLink(toast));
   wireLearning(store, (text, kind) => showMessage(text, kind));
   $("help-open").addEventListener("click", openHelp);
   $("sound").addEventListener("click", () => {
@@ -780,13 +702,14 @@ function wire() {
       openGame(link, "link").catch((err) => showMessage(t("error.link", { msg: err.message }), "error"));
     }
   });
-  // the link follows the game, and a game played here is kept for a reload; the two are
-  // written together, so that a reload between a move and its board still finds its game
+  // the link follows the game shown, and a game played here is kept for a reload: both are
+  // written when its board arrives, so that a reload between a move and its board finds the
+  // kept game under the page's link
   store.subscribe((s, prev) => {
-    const keep = s.game !== prev.game || s.counted !== prev.counted || s.resigned !== prev.resigned || s.swapped !== prev.swapped;
-    const kept = keep && s.origin === "here" && s.view;
-    if (kept || (s.view && s.view !== prev.view && s.view.game === s.game.game)) history.replaceState(null, "", linkFor());
-    if (kept) {
+    const shown = s.view && s.view !== prev.view && s.view.game === s.game.game;
+    if (shown) history.replaceState(null, "", linkFor());
+    const keep = shown || s.counted !== prev.counted || s.resigned !== prev.resigned || s.swapped !== prev.swapped;
+    if (keep && s.origin === "here" && s.view) {
       const { game, swapped, counted, resigned, seed, gameNo } = s;
       saveCurrent(localStorage, { game, sides: [...s.settings.sides], swapped, counted, resigned, seed, gameNo });
     }
