@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -120,15 +121,25 @@ class Stats:
         self.seated: set[tuple[str, str]] = set()
         self.setup_s = 0.0
         self.window_s = 0.0
+        self.kinds: Counter[str] = Counter()  # the errors' messages
+        self.lost = 0  # players whose socket failed (refused, or closed by the server)
+
+
+def client_address(n: int) -> str:
+    """The loopback address of the n-th game's sockets: the server caps the sockets of one
+    address, so the games come from many addresses as a site's players would."""
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
 
 
 async def player(
-    base: str, game: str, token: str, stats: Stats, rng: random.Random, think: float
+    base: str, game: str, token: str, stats: Stats, rng: random.Random, think: float, n: int
 ) -> None:
     """One seat: moves whenever it is its turn; follows rematches; counts what it sees."""
     url = base.replace("http", "ws", 1)
     while not stats.stop:
-        async with connect(f"{url}/api/friends/{game}/ws", max_queue=None) as ws:
+        async with connect(
+            f"{url}/api/friends/{game}/ws", max_queue=None, local_addr=(client_address(n), 0)
+        ) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             next_game = None
             while not stats.stop:
@@ -140,6 +151,7 @@ async def player(
                 if msg["type"] == "error":
                     if msg.get("status") != 409:
                         stats.errors += 1
+                        stats.kinds[str(msg.get("error"))[:80]] += 1
                     continue
                 if msg["type"] != "state":
                     continue
@@ -185,8 +197,10 @@ async def run(base: str, games: int, seconds: float, size: int, seed: int, think
             seats.append((c["id"], c["token"]))
             seats.append((c["id"], c["invite_token"]))
     tasks = [
-        asyncio.create_task(player(base, gid, tok, stats, random.Random(rng.random()), think))
-        for gid, tok in seats
+        asyncio.create_task(
+            player(base, gid, tok, stats, random.Random(rng.random()), think, i // 2)
+        )
+        for i, (gid, tok) in enumerate(seats)
     ]
     # the window opens once every seat's socket has its first state (or after 120 s)
     setup_until = time.monotonic() + 120
@@ -197,7 +211,8 @@ async def run(base: str, games: int, seconds: float, size: int, seed: int, think
     await asyncio.sleep(seconds)
     stats.window_s = time.perf_counter() - stats.opened
     stats.stop = True
-    await asyncio.gather(*tasks, return_exceptions=True)
+    ended = await asyncio.gather(*tasks, return_exceptions=True)
+    stats.lost = sum(isinstance(e, BaseException) for e in ended)
     return stats
 
 
@@ -284,7 +299,9 @@ def main() -> None:
             f"p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
             f"max {max(lat):.1f} ms"
         )
-    print(f"errors: {stats.errors}")
+    print(f"errors: {stats.errors}; players lost (socket refused or failed): {stats.lost}")
+    for text, count in stats.kinds.most_common(3):
+        print(f"  {count} x {text}")
     print(f"server memory: {idle_rss:.0f} MiB before, {rss:.0f} MiB after, peak {peak:.0f} MiB")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"client and server share {os.cpu_count()} cores; load average now {load}")

@@ -50,14 +50,16 @@ from boardlab.core.errors import BoardLabError
 from boardlab.web.connections import RefusalLog, address_key
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.db import default_database_url
-from boardlab.web.friends.events import Bus, make_bus
+from boardlab.web.friends.events import Bus, Event, make_bus
 from boardlab.web.friends.hub import Hub, Listener
+from boardlab.web.friends.live import MoveWrite
 from boardlab.web.friends.retention import Housekeeper, expire_invitations
 from boardlab.web.friends.store import (
     FriendError,
     FriendLimits,
     FriendStore,
     NoSuchGameError,
+    Played,
     SeatError,
     StaleMoveError,
     TooManyGamesError,
@@ -153,22 +155,31 @@ class Friends:
         """`fn(store)` in a worker thread (the store is synchronous)."""
         return await anyio.to_thread.run_sync(lambda: fn(self.open()), limiter=self.limiter)
 
-    async def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
+    async def move(self, game_id: str, token: str | None, move: str, ply: int) -> Played:
         """A move: in the event loop when its game is in memory (no thread waits for the
         commit), else in a worker thread."""
         out = await self.open().move_async(game_id, token, move, ply)
         if out is None:
-            out = await self.run(lambda st: st.move(game_id, token, move, ply))
+            out = await self.run(lambda st: st.play(game_id, token, move, ply))
         return out
 
-    async def publish(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
+    async def publish(
+        self,
+        game_id: str,
+        state: fs.FriendStateOut | None = None,
+        write: MoveWrite | None = None,
+    ) -> None:
         """Push the game's public state (the one just committed, or read again) to its
-        sockets, and tell the other processes (when there are any) that it changed."""
+        sockets, and tell the other processes (when there are any) that it changed (with
+        the move's `write`, when it was a move, so that they apply it to their copies)."""
         if self.shared:
             bus = self._bus()
             if bus is not None:
                 try:
-                    await bus.send(game_id)
+                    if write is None:
+                        await bus.send(game_id)
+                    else:
+                        await bus.send(game_id, write.version + 1, write.note())
                 except Exception:  # the sockets of this process still get it
                     log.warning("shared games: could not send an event", exc_info=True)
         await self._push(game_id, state)
@@ -185,9 +196,16 @@ class Friends:
             self.bus = make_bus(self.events, self.open().url)
         return self.bus
 
-    async def _on_event(self, game_id: str) -> None:
+    async def _on_event(self, event: Event) -> None:
+        """Another process changed a game: a move is applied to this process's copy (when
+        it is one version behind) and pushed from there; otherwise the game is read again,
+        if any socket here watches it."""
         try:
-            await self._push(game_id)
+            store = self.open()
+            live = store.catch_up(event.game, event.version, event.move)
+            if not self.hub.count(event.game):
+                return
+            await self._push(event.game, None if live is None else store.render(live))
         except Exception:  # one game's trouble must not stop the listener
             log.warning("shared games: could not push an event's game", exc_info=True)
 
@@ -320,9 +338,9 @@ async def move(
 ) -> fs.FriendStateOut:
     """Play a move for one's seat in the position after `ply` plies."""
     friends = _friends(request)
-    out = await friends.move(game_id, _token(authorization), body.move, body.ply)
-    await friends.publish(game_id, out)
-    return out
+    played = await friends.move(game_id, _token(authorization), body.move, body.ply)
+    await friends.publish(game_id, played.state, played.write)
+    return played.state
 
 
 @router.post("/{game_id}/resign")
@@ -537,9 +555,11 @@ async def _handle(
             await ws.send_json({"type": "pong", "t": msg.get("t")})
             return
         state: fs.FriendStateOut | None = None
+        write: MoveWrite | None = None
         if kind == "move":
             body = fs.MoveRequest.model_validate({"move": msg.get("move"), "ply": msg.get("ply")})
-            state = await friends.move(game_id, token, body.move, body.ply)
+            played = await friends.move(game_id, token, body.move, body.ply)
+            state, write = played.state, played.write
         elif kind == "setup":
             req = fs.SetupRequest.model_validate({k: v for k, v in msg.items() if k != "type"})
             state = await friends.run(lambda st: st.setup(game_id, token, req))
@@ -568,7 +588,7 @@ async def _handle(
             exc = ValueError("bad message: " + "; ".join(e["msg"] for e in exc.errors()[:2]))
         await _error(ws, exc)
         return
-    await friends.publish(game_id, state)
+    await friends.publish(game_id, state, write)
 
 
 def install(app: FastAPI, database: str | None = None, limits: FriendLimits | None = None) -> None:

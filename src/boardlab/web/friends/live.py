@@ -180,6 +180,60 @@ class MoveWrite:
     seat_remaining_ms: int | None = None
     result: ResultView | None = None
 
+    def note(self) -> dict[str, Any]:
+        """The move's columns as JSON, for the event that tells the other processes (it is
+        applied to a copy at `version`; the event says `version + 1`)."""
+        r, colour = self.result, self.seat_colour
+        return {
+            "ply": self.ply,
+            "move": self.move,
+            "values": self.game_values,
+            "seat": None if colour is None else [colour, self.seat_remaining_ms],
+            "result": None if r is None else [r.winner, r.reason, r.tag],
+        }
+
+    @classmethod
+    def from_note(cls, game_id: str, version: int, note: dict[str, Any]) -> MoveWrite:
+        """The write that `note` (from another process) describes, made at `version` (it
+        raised the game to `version + 1`); ValueError when it is not one."""
+        ply, move, values = note.get("ply"), note.get("move"), note.get("values")
+        seat, result = note.get("seat"), note.get("result")
+        if type(ply) is not int or ply < 0 or not isinstance(move, str) or len(move) > 64:
+            raise ValueError("a move note needs a ply and a move")
+        if not isinstance(values, dict) or set(values) != set(MOVE_COLUMNS):
+            raise ValueError(f"a move note's values are {', '.join(MOVE_COLUMNS)}")
+        updated, status, turn = (values[k] for k in ("updated_at", "status", "turn_started_at"))
+        if (
+            not isinstance(updated, int | float)
+            or status not in ("playing", "over")
+            or not (turn is None or isinstance(turn, int | float))
+            or values["draw_offer"] is not None
+        ):
+            raise ValueError("a move note's values are out of range")
+        colour = remaining = None
+        if seat is not None:
+            if not (isinstance(seat, list) and len(seat) == 2 and seat[0] in (0, 1)):
+                raise ValueError("a move note's seat is [colour, milliseconds left]")
+            colour, remaining = seat
+            if not (remaining is None or type(remaining) is int):
+                raise ValueError("a move note's seat is [colour, milliseconds left]")
+        res = None
+        if result is not None:
+            if not (
+                isinstance(result, list)
+                and len(result) == 3
+                and result[0] in (None, 0, 1)
+                and all(isinstance(x, str) for x in result[1:])
+            ):
+                raise ValueError("a move note's result is [winner, reason, tag]")
+            res = ResultView(result[0], result[1], result[2])
+        return cls(
+            game_id, version, ply, move, float(updated), dict(values), colour, remaining, res
+        )
+
+
+MOVE_COLUMNS = ("updated_at", "draw_offer", "status", "turn_started_at")  # set by every move
+
 
 class GroupCommitter:
     """One thread writing moves: each batch is one transaction, committed before any of its

@@ -21,6 +21,7 @@ import asyncio
 import functools
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -56,6 +57,7 @@ from boardlab.web.schemas import board_facts
 from boardlab.web.service import result_out
 
 T = TypeVar("T")
+log = logging.getLogger("boardlab.web.friends")
 
 
 @dataclass
@@ -64,6 +66,15 @@ class _Prepared:
 
     write: MoveWrite
     seat: SeatView
+
+
+@dataclass
+class Played:
+    """A stored move: the state its mover sees and the write that stored it (None when it
+    went the slow way, in a transaction of its own)."""
+
+    state: fs.FriendStateOut
+    write: MoveWrite | None
 
 
 _RELOAD = object()  # the game in memory is stale: read it again
@@ -538,6 +549,10 @@ class FriendStore:
     def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
         """Play `move` for the seat of `token` in the position after `ply` plies (checked
         against the game in memory, written by the group commit)."""
+        return self.play(game_id, token, move, ply).state
+
+    def play(self, game_id: str, token: str | None, move: str, ply: int) -> Played:
+        """`move`, with the write that stored it (for the other processes' copies)."""
         for attempt in range(3):
             live = self._live_game(game_id, check=attempt > 0)
             with live.lock:
@@ -549,18 +564,18 @@ class FriendStore:
             if out is _RELOAD:
                 self.live.drop(game_id, live)
                 continue
-            assert isinstance(out, fs.FriendStateOut)
+            assert isinstance(out, Played)
             return out
         try:
-            return self._move_slow(game_id, token, move, ply)
+            return Played(self._move_slow(game_id, token, move, ply), None)
         finally:
             self.live.drop(game_id)
 
     async def move_async(
         self, game_id: str, token: str | None, move: str, ply: int
-    ) -> fs.FriendStateOut | None:
-        """`move` in the event loop, awaiting the group commit instead of holding a thread,
-        when the game is in memory and free; None: not possible now, call `move` in a
+    ) -> Played | None:
+        """`play` in the event loop, awaiting the group commit instead of holding a thread,
+        when the game is in memory and free; None: not possible now, call `play` in a
         thread."""
         live = self.live.get(game_id)
         if live is None or not live.lock.acquire(blocking=False):
@@ -585,12 +600,12 @@ class FriendStore:
             live.lock.release()
         if out is _RELOAD:
             self.live.drop(game_id, live)
-        return out if isinstance(out, fs.FriendStateOut) else None
+        return out if isinstance(out, Played) else None
 
     def _move_live(
         self, live: LiveGame, token: str | None, move: str, ply: int, first: bool
     ) -> object:
-        """The move on the game in memory (its lock held): its state, or _RELOAD or _SLOW."""
+        """The move on the game in memory (its lock held): Played, or _RELOAD or _SLOW."""
         prep = self._prepare_move(live, token, move, ply, first)
         if not isinstance(prep, _Prepared):
             return prep
@@ -607,20 +622,55 @@ class FriendStore:
         self.live.drop(live.view.id, live)
 
     def _settle(self, live: LiveGame, prep: _Prepared, stored: bool) -> object:
-        """The game in memory after the write: the move applied, or _RELOAD."""
-        game, write = live.view, prep.write
+        """The game in memory after the write: the move applied (Played), or _RELOAD."""
         if not stored:
             live.session.undo()
             return _RELOAD  # another process or store changed the game first
-        game.ply, game.version = write.ply + 1, game.version + 1
-        for key, value in write.game_values.items():
-            setattr(game, key, value)
-        if write.seat_colour is not None:
-            game.seats[write.seat_colour].remaining_ms = write.seat_remaining_ms
-        if write.result is not None:
-            game.result = write.result
-            live.score = _scored(live.score, game, write.result)
-        return self._render(live, prep.seat)
+        _apply(live, prep.write)
+        return Played(self._render(live, prep.seat), prep.write)
+
+    def catch_up(self, game_id: str, version: int | None, note: Any = None) -> LiveGame | None:
+        """Bring the game in memory up to `version` (another process's change): a move's
+        `note` (`MoveWrite.note`) is applied to a copy exactly one version behind; a copy
+        that is behind otherwise, or a change that is not a move, is dropped (read again
+        when next used). The copy, now at `version` or newer; None when there is none (or
+        it is busy). Never waits: the event loop calls it."""
+        live = self.live.get(game_id)
+        if live is None:
+            return None
+        if not live.lock.acquire(blocking=False):
+            self.live.drop(game_id, live)  # a change of this process is under way: read again
+            return None
+        try:
+            have = live.view.version
+            if version is not None and have >= version:
+                return live  # this copy has it already
+            if version is None or note is None or have != version - 1:
+                self.live.drop(game_id, live)
+                return None
+            try:
+                write = MoveWrite.from_note(game_id, have, note)
+                if write.ply != live.view.ply:
+                    raise ValueError(f"the move is for ply {write.ply}, not {live.view.ply}")
+                live.session.play(live.rules.parse_move(write.move))
+            except (ValueError, IndexError) as exc:  # NotationError and IllegalMoveError too
+                log.warning("shared games: read %s again: %s", game_id, exc)
+                self.live.drop(game_id, live)
+                return None
+            _apply(live, write)
+            return live
+        finally:
+            live.lock.release()
+
+    def render(self, live: LiveGame) -> fs.FriendStateOut | None:
+        """The spectator's state of a game in memory; None when a change of it is under way
+        (never waits)."""
+        if not live.lock.acquire(blocking=False):
+            return None
+        try:
+            return self._render(live)
+        finally:
+            live.lock.release()
 
     def _prepare_move(
         self, live: LiveGame, token: str | None, move: str, ply: int, first: bool
@@ -992,6 +1042,19 @@ class FriendStore:
             if client is not None:
                 q = q.where(Game.creator_addr == client)
             return int(db.scalar(q) or 0)
+
+
+def _apply(live: LiveGame, write: MoveWrite) -> None:
+    """A stored move's columns on the game in memory, whose session has played it."""
+    game = live.view
+    game.ply, game.version = write.ply + 1, write.version + 1
+    for key, value in write.game_values.items():
+        setattr(game, key, value)
+    if write.seat_colour is not None:
+        game.seats[write.seat_colour].remaining_ms = write.seat_remaining_ms
+    if write.result is not None:
+        game.result = write.result
+        live.score = _scored(live.score, game, write.result)
 
 
 def _scored(score: Score, game: GameView, result: ResultView) -> Score:

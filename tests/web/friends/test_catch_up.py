@@ -1,0 +1,104 @@
+"""Another process's move reaches this process's copy of the game as the move itself: applied
+to a copy exactly one version behind without reading the database; a gap, a change that is not
+a move, or a note that does not fit is read again from the database instead."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+from tests.web.friends.helpers import ManualClock, started, token_to_move
+
+from boardlab.web.friends.store import FriendLimits, FriendStore
+
+
+@pytest.fixture
+def two(db_url: str, clock: ManualClock) -> Iterator[tuple[FriendStore, FriendStore]]:
+    """Two stores on one database, as two server processes have."""
+    a = FriendStore(db_url, FriendLimits(), now=clock)
+    b = FriendStore(db_url, FriendLimits(), now=clock, migrate=False)
+    yield a, b
+    a.close()
+    b.close()
+
+
+class Statements:
+    """Counts the SQL statements a store sends."""
+
+    def __init__(self, store: FriendStore) -> None:
+        self.count = 0
+        for engine in {store.engine, store.read_engine}:
+            event.listen(engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, *args: Any) -> None:
+        self.count += 1
+
+
+def public(state: Any) -> dict[str, Any]:
+    return {k: v for k, v in state.model_dump().items() if k not in ("you", "person")}
+
+
+def test_moves_of_another_process_are_applied_without_reading(
+    two: tuple[FriendStore, FriendStore], clock: ManualClock
+) -> None:
+    a, b = two
+    created = started(a, clock={"minutes": 5, "increment": 3})
+    b.state(created.id)  # b's copy, as a process with a socket on the game keeps it
+    copy = b.live.get(created.id)
+    assert copy is not None
+    sql = Statements(b)
+    state = a.state(created.id)
+    while state.status == "playing":
+        clock.advance(1.5)
+        played = a.play(created.id, token_to_move(created, state), state.legal_moves[0], state.ply)
+        state = played.state
+        assert played.write is not None
+        live = b.catch_up(created.id, played.write.version + 1, played.write.note())
+        assert live is copy  # the same copy, one move on
+        rendered = b.render(live)
+        assert rendered is not None and public(rendered) == public(a.state(created.id))
+    assert sql.count == 0  # not one statement: the moves came with the events
+    assert state.result is not None and copy.view.result is not None
+    assert copy.view.result.tag == state.result.tag
+    # the copy is the database's: reading it checks the version and keeps it
+    assert public(b.state(created.id)) == public(state)
+    assert b.live.get(created.id) is copy
+    # an event it has already seen (older or equal) changes nothing
+    assert b.catch_up(created.id, copy.view.version, None) is copy
+
+
+def test_a_gap_a_change_that_is_not_a_move_or_a_bad_note_reads_again(
+    two: tuple[FriendStore, FriendStore], caplog: pytest.LogCaptureFixture
+) -> None:
+    a, b = two
+    created = started(a)
+    state = b.state(created.id)
+    first = a.play(created.id, token_to_move(created, state), state.legal_moves[0], 0)
+    second = a.play(created.id, token_to_move(created, first.state), first.state.legal_moves[0], 1)
+    assert first.write is not None and second.write is not None
+    # b missed the first move's event: the second does not fit, the copy is dropped
+    assert b.catch_up(created.id, second.write.version + 1, second.write.note()) is None
+    assert b.live.get(created.id) is None
+    assert b.state(created.id).moves == second.state.moves  # read again, whole
+    # a change that is not a move (here a draw offer) says only the version: read again
+    copy = b.live.get(created.id)
+    assert copy is not None
+    offered = a.draw(created.id, token_to_move(created, second.state), "offer")
+    assert b.catch_up(created.id, copy.view.version + 1, None) is None
+    assert b.state(created.id).draw_offer == offered.draw_offer
+    # a note that does not fit the copy (another move than the rules allow, a wrong ply)
+    live = b.live.get(created.id)
+    assert live is not None
+    v = live.view.version
+    bad_move = {**second.write.note(), "ply": live.view.ply, "move": "z9-z9"}
+    bad_ply = {**second.write.note(), "ply": live.view.ply + 3}
+    with caplog.at_level(logging.WARNING, logger="boardlab.web.friends"):
+        for note in (bad_move, bad_ply, {"ply": "x"}):
+            b.state(created.id)
+            assert b.catch_up(created.id, v + 1, note) is None
+            assert b.live.get(created.id) is None
+    assert len([r for r in caplog.records if "read " in r.getMessage()]) == 3
+    assert b.state(created.id).moves == second.state.moves  # nothing of the bad notes stayed
