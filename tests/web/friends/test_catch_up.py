@@ -4,15 +4,19 @@ a move, or a note that does not fit is read again from the database instead."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from sqlalchemy import event
-from tests.web.friends.helpers import ManualClock, started, token_to_move
+from tests.web.friends.helpers import ManualClock, run_coroutine, started, token_to_move
 
-from boardlab.web.friends.store import FriendLimits, FriendStore
+from boardlab.web.friends.events import Event, PostgresBus
+from boardlab.web.friends.live import MoveWrite
+from boardlab.web.friends.store import FriendLimits, FriendStore, Played
 
 
 @pytest.fixture
@@ -102,3 +106,45 @@ def test_a_gap_a_change_that_is_not_a_move_or_a_bad_note_reads_again(
             assert b.live.get(created.id) is None
     assert len([r for r in caplog.records if "read " in r.getMessage()]) == 3
     assert b.state(created.id).moves == second.state.moves  # nothing of the bad notes stayed
+
+
+def test_postgres_sends_the_stored_moves_events_with_their_commit(postgres: Any) -> None:
+    """The group commit's NOTIFY goes out with the transaction: a listener hears each stored
+    move (version and note), and nothing of a write the database refused."""
+    url = postgres.database()
+    store = FriendStore(url)
+    sender, listener = PostgresBus(url), PostgresBus(url)
+    store.committer.announce = sender.announce
+    try:
+        created = started(store)
+        state = store.state(created.id)
+
+        async def main() -> tuple[list[Event], Played, MoveWrite]:
+            heard: list[Event] = []
+
+            async def on(event: Event) -> None:
+                heard.append(event)
+
+            task = asyncio.create_task(listener.run(on))
+            await asyncio.sleep(0.5)  # listening
+            tok = token_to_move(created, state)
+            played = store.play(created.id, tok, state.legal_moves[0], 0)
+            assert played.write is not None
+            # a write for the version the move has just replaced: refused, not announced
+            stale = replace(played.write, ply=1, move=played.state.legal_moves[0], announced=False)
+            assert store.committer.submit(stale).result() is False
+            for _ in range(100):
+                if heard:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)  # anything else would have come by now
+            task.cancel()
+            await listener.close()
+            return heard, played, stale
+
+        heard, played, stale = run_coroutine(main())
+        write = played.write
+        assert write is not None and write.announced and not stale.announced
+        assert heard == [Event(created.id, write.version + 1, write.note())]
+    finally:
+        store.close()

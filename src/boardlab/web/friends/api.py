@@ -50,7 +50,7 @@ from boardlab.core.errors import BoardLabError
 from boardlab.web.connections import RefusalLog, address_key
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.db import default_database_url
-from boardlab.web.friends.events import Bus, Event, make_bus
+from boardlab.web.friends.events import Bus, Event, PostgresBus, make_bus
 from boardlab.web.friends.hub import Hub, Listener
 from boardlab.web.friends.live import MoveWrite
 from boardlab.web.friends.retention import Housekeeper, expire_invitations
@@ -142,6 +142,8 @@ class Friends:
                 url = self.database or default_database_url()
                 self._store = FriendStore(url, self.limits, migrate=self.migrate)
                 self._store.on_move = self.on_move
+                if isinstance(self.bus, PostgresBus):
+                    self._store.committer.announce = self.bus.announce
             return self._store
 
     def close(self) -> None:
@@ -178,7 +180,7 @@ class Friends:
                 try:
                     if write is None:
                         await bus.send(game_id)
-                    else:
+                    elif not write.announced:  # else it went out with its commit
                         await bus.send(game_id, write.version + 1, write.note())
                 except Exception:  # the sockets of this process still get it
                     log.warning("shared games: could not send an event", exc_info=True)
@@ -193,7 +195,10 @@ class Friends:
 
     def _bus(self) -> Bus | None:
         if self.bus is None and self.shared:
-            self.bus = make_bus(self.events, self.open().url)
+            store = self.open()
+            self.bus = make_bus(self.events, store.url)
+            if isinstance(self.bus, PostgresBus):  # moves' events go out with their commit
+                store.committer.announce = self.bus.announce
         return self.bus
 
     async def _on_event(self, event: Event) -> None:

@@ -122,6 +122,14 @@ class PostgresBus:
                     if attempt:
                         raise
 
+    def announce(self, conn: Any, writes: list[Any]) -> None:
+        """The moves' events, sent inside the transaction that stores them (`conn`, the
+        group commit's): PostgreSQL delivers them when it commits, and only then."""
+        texts = [_event(w.game_id, self.origin, w.version + 1, w.note()) for w in writes]
+        conn.exec_driver_sql(
+            "SELECT pg_notify(%s, e) FROM unnest(%s::text[]) AS e", (CHANNEL, texts)
+        )
+
     async def run(self, handler: Handler) -> None:
         import psycopg
 

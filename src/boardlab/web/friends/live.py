@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from boardlab.core.registry import AnyRules
 from boardlab.core.session import GameSession
@@ -179,6 +179,7 @@ class MoveWrite:
     seat_colour: int | None = None
     seat_remaining_ms: int | None = None
     result: ResultView | None = None
+    announced: bool = False  # its event went out with its commit (`GroupCommitter.announce`)
 
     def note(self) -> dict[str, Any]:
         """The move's columns as JSON, for the event that tells the other processes (it is
@@ -250,6 +251,10 @@ class GroupCommitter:
         self.engine = engine
         self.max_batch = max_batch
         self.on_batch = on_batch
+        # run inside each batch's transaction with the moves it stores (PostgreSQL's NOTIFY
+        # is sent on commit, so the other processes hear of exactly the stored moves)
+        self.announce: Callable[[Connection, list[MoveWrite]], None] | None = None
+        self._postgres = engine.dialect.name == "postgresql"
         self._lock: AbstractContextManager[Any] = write_lock or nullcontext()
         self._pending: list[tuple[MoveWrite, Future[bool]]] = []
         self._cond = threading.Condition()
@@ -300,41 +305,95 @@ class GroupCommitter:
         # plain SQL in the driver's own parameter style: the batch's statements are the same
         # few, and compiling SQLAlchemy statements per move would cost more than running them
         sql = self._sql
-        stored: list[bool] = []
-        moves: list[tuple[Any, ...]] = []
-        seats: list[tuple[Any, ...]] = []
-        results: list[tuple[Any, ...]] = []
         with self._lock, self.engine.begin() as conn:
-            for w in writes:
-                v = w.game_values
-                done = conn.exec_driver_sql(
-                    sql["game"],
-                    (
-                        w.version + 1,
-                        w.ply + 1,
-                        v["updated_at"],
-                        v["status"],
-                        v["turn_started_at"],
-                        w.game_id,
-                        w.version,
-                    ),
-                ).rowcount
-                stored.append(done == 1)
-                if done != 1:
-                    continue
-                moves.append((w.game_id, w.ply, w.move, w.played_at))
-                if w.seat_colour is not None:
-                    seats.append((w.seat_remaining_ms, w.game_id, w.seat_colour))
-                if w.result is not None:
-                    r = w.result
-                    results.append((w.game_id, r.winner, r.reason, r.tag, w.played_at))
-            if moves:
-                conn.exec_driver_sql(sql["move"], moves)
-            if seats:
-                conn.exec_driver_sql(sql["seat"], seats)
+            if self._postgres:
+                stored = self._update_games_at_once(conn, writes)
+            else:
+                stored = [self._update_game(conn, w) for w in writes]
+            done = [w for w, ok in zip(writes, stored, strict=True) if ok]
+            if done and self._postgres:
+                self._insert_rows_at_once(conn, done)
+            elif done:
+                conn.exec_driver_sql(
+                    sql["move"], [(w.game_id, w.ply, w.move, w.played_at) for w in done]
+                )
+                seats = [
+                    (w.seat_remaining_ms, w.game_id, w.seat_colour)
+                    for w in done
+                    if w.seat_colour is not None
+                ]
+                if seats:
+                    conn.exec_driver_sql(sql["seat"], seats)
+            results = [
+                (w.game_id, w.result.winner, w.result.reason, w.result.tag, w.played_at)
+                for w in done
+                if w.result is not None
+            ]
             if results:
                 conn.exec_driver_sql(sql["result"], results)
+            if done and self.announce is not None:
+                self.announce(conn, done)
+                for w in done:
+                    w.announced = True
         return stored
+
+    def _update_game(self, conn: Connection, w: MoveWrite) -> bool:
+        """One game's row, if it is still at the move's version (SQLite: statements cost no
+        round trip)."""
+        v = w.game_values
+        row = (
+            w.version + 1, w.ply + 1, v["updated_at"], v["status"], v["turn_started_at"],
+            w.game_id, w.version,
+        )  # fmt: skip
+        return bool(conn.exec_driver_sql(self._sql["game"], row).rowcount == 1)
+
+    @staticmethod
+    def _update_games_at_once(conn: Connection, writes: list[MoveWrite]) -> list[bool]:
+        """Every game's row in one statement (PostgreSQL: one round trip for the batch),
+        each only if still at its move's version; which were."""
+        cols: list[list[Any]] = [[], [], [], [], [], []]
+        for w in writes:
+            v = w.game_values
+            row = (w.game_id, w.version, w.ply, v["updated_at"], v["status"], v["turn_started_at"])
+            for col, value in zip(cols, row, strict=True):
+                col.append(value)
+        hit = conn.exec_driver_sql(
+            "UPDATE games AS g SET version = v.version + 1, ply = v.ply + 1, "
+            "updated_at = v.updated_at, draw_offer = NULL, status = v.status, "
+            "turn_started_at = v.turn "
+            "FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::float8[], %s::varchar[], "
+            "%s::float8[]) AS v(id, version, ply, updated_at, status, turn) "
+            "WHERE g.id = v.id AND g.version = v.version RETURNING g.id",
+            tuple(cols),
+        ).all()
+        stored = {row[0] for row in hit}
+        return [w.game_id in stored for w in writes]
+
+    @staticmethod
+    def _insert_rows_at_once(conn: Connection, done: list[MoveWrite]) -> None:
+        """The stored moves' rows and their seats' clocks, one statement each (PostgreSQL)."""
+        conn.exec_driver_sql(
+            "INSERT INTO moves (game_id, ply, move, played_at) "
+            "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::float8[])",
+            (
+                [w.game_id for w in done],
+                [w.ply for w in done],
+                [w.move for w in done],
+                [w.played_at for w in done],
+            ),
+        )
+        clocks = [w for w in done if w.seat_colour is not None]
+        if clocks:
+            conn.exec_driver_sql(
+                "UPDATE seats AS s SET remaining_ms = v.ms "
+                "FROM unnest(%s::varchar[], %s::int[], %s::int[]) AS v(game_id, colour, ms) "
+                "WHERE s.game_id = v.game_id AND s.colour = v.colour",
+                (
+                    [w.game_id for w in clocks],
+                    [w.seat_colour for w in clocks],
+                    [w.seat_remaining_ms for w in clocks],
+                ),
+            )
 
     @functools.cached_property
     def _sql(self) -> dict[str, str]:
