@@ -14,9 +14,10 @@ import pytest
 from sqlalchemy import event
 from tests.web.friends.helpers import ManualClock, run_coroutine, started, token_to_move
 
+from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.events import Event, PostgresBus
-from boardlab.web.friends.live import MoveWrite
-from boardlab.web.friends.store import FriendLimits, FriendStore, Played
+from boardlab.web.friends.live import LiveGame, MoveWrite
+from boardlab.web.friends.store import FriendLimits, FriendStore, Played, SeatError
 
 
 @pytest.fixture
@@ -148,3 +149,35 @@ def test_postgres_sends_the_stored_moves_events_with_their_commit(postgres: Any)
         assert heard == [Event(created.id, write.version + 1, write.note())]
     finally:
         store.close()
+
+
+def test_a_copy_behind_the_database_is_read_again_before_a_refusal(
+    two: tuple[FriendStore, FriendStore],
+) -> None:
+    """b kept the game from before the friend joined (through a): a move through b is read
+    against the database's game, not refused as "not started"."""
+    a, b = two
+    req = fs.CreateRequest.model_validate({"game": "dodgem", "size": 3})
+    created = a.create(req, client="10.0.0.1")
+    assert b.state(created.id).status == "waiting"
+    joined = a.join(created.id, created.invite_token)
+    assert joined.status == "playing"
+    moved = b.move(created.id, token_to_move(created, joined), joined.legal_moves[0], 0)
+    assert moved.ply == 1 and a.state(created.id).moves == moved.moves
+    # a move the database's game refuses is still refused, after the second look
+    with pytest.raises(SeatError):
+        b.move(created.id, token_to_move(created, joined), moved.legal_moves[0], 1)
+
+
+def test_an_older_copy_never_replaces_a_newer_one(store: FriendStore) -> None:
+    created = started(store)
+    state = store.state(created.id)
+    kept = store.live.get(created.id)
+    assert kept is not None
+    before = replace(kept.view, seats=list(kept.view.seats))  # the game as read then
+    store.move(created.id, token_to_move(created, state), state.legal_moves[0], 0)
+    assert store.live.get(created.id) is kept and kept.view.version == before.version + 1
+    # a reader that read before the move puts its copy in after it: the newer one stays
+    late = LiveGame(before, kept.rules, kept.session, kept.score)
+    assert store.live.put(late) is kept and store.live.get(created.id) is kept
+    assert store.state(created.id).ply == 1

@@ -505,6 +505,8 @@ async def socket(ws: WebSocket, game_id: str) -> None:
     await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
     if token:
         await friends.publish(game_id, state)  # the other side learns that this seat is here
+    if friends.shared:  # another process's event may have come between the read and `add`
+        await friends._push(game_id)
     sender = asyncio.create_task(_send_loop(ws, listener))
     bucket = _Bucket(lim.messages_per_s, lim.message_burst)
     try:

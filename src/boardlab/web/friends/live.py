@@ -147,12 +147,19 @@ class LiveGames:
                 self._games.move_to_end(game_id)
             return live
 
-    def put(self, live: LiveGame) -> None:
+    def put(self, live: LiveGame) -> LiveGame:
+        """Keep `live`, unless a newer copy of the game is kept already (a reader that read
+        before a change may finish after the change's own copy is in); the copy kept."""
         with self._lock:
+            kept = self._games.get(live.view.id)
+            if kept is not None and kept.view.version > live.view.version:
+                self._games.move_to_end(live.view.id)
+                return kept
             self._games[live.view.id] = live
             self._games.move_to_end(live.view.id)
             while len(self._games) > self.capacity:
                 self._games.popitem(last=False)
+            return live
 
     def drop(self, game_id: str, live: LiveGame | None = None) -> None:
         """Forget a game (only if it is still `live`, when given)."""

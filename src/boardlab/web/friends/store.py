@@ -414,7 +414,7 @@ class FriendStore:
                 live = LiveGame(
                     GameView.of(game), r.rules, r.session, self._score(db, game.match_id)
                 )
-            self.live.put(live)
+            live = self.live.put(live)
         return live
 
     def seat_colour(self, game_id: str, token: str) -> int:
@@ -678,8 +678,13 @@ class FriendStore:
         """The move checked and played on the session in memory: a _Prepared write, or
         _RELOAD or _SLOW; the rules' and the seat's errors are raised."""
         game, session, rules = live.view, live.session, live.rules
-        seat = self._seat_view(game, token)
-        self._check_playing(game)
+        try:
+            seat = self._seat_view(game, token)
+            self._check_playing(game)
+        except (SeatError, IllegalMoveError):
+            if first:  # this copy may be behind the database (a join, the setup's seats)
+                return _RELOAD
+            raise
         now = self.now()
         left = self._clock_left(game, now, session.to_move)
         if left is not None and game.status == "playing" and left[session.to_move] <= 0:
@@ -688,6 +693,8 @@ class FriendStore:
             if first and ply > game.ply:
                 return _RELOAD  # this copy may be behind the database
             raise StaleMoveError(f"the game is at ply {game.ply}, not {ply}: the board has changed")
+        if first and (game.setup_stage is not None or session.to_move != seat.colour):
+            return _RELOAD  # refused below, unless this copy is behind
         self._check_setup_done(game)
         if session.to_move != seat.colour:  # a seat moves only for itself: 403
             names = rules.player_names
