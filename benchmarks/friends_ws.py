@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -89,7 +90,7 @@ def memory_mib(pid: int) -> tuple[float, float]:
 
 def children(pid: int) -> list[int]:
     """The process ids of `pid`'s children (the worker processes), Linux /proc."""
-    found = []
+    found: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
         text = (task / "children").read_text().split()
         found.extend(int(x) for x in text)
@@ -122,6 +123,7 @@ class Stats:
         self.setup_s = 0.0
         self.window_s = 0.0
         self.kinds: Counter[str] = Counter()  # the errors' messages
+        self.server_cpu_s = 0.0  # CPU seconds the server's processes used in the window
         self.lost = 0  # players whose socket failed (refused, or closed by the server)
 
 
@@ -184,7 +186,20 @@ async def player(
             game = next_game
 
 
-async def run(base: str, games: int, seconds: float, size: int, seed: int, think: float) -> Stats:
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process and its children (the worker processes)
+    so far, Linux /proc."""
+    total = 0.0
+    for p in (pid, *children(pid)):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+async def run(
+    base: str, games: int, seconds: float, size: int, seed: int, think: float, server: int
+) -> Stats:
     stats = Stats()
     begun = time.perf_counter()
     rng = random.Random(seed)
@@ -208,8 +223,10 @@ async def run(base: str, games: int, seconds: float, size: int, seed: int, think
         await asyncio.sleep(0.05)
     stats.setup_s = time.perf_counter() - begun
     stats.opened = time.perf_counter()
+    cpu = cpu_seconds(server)
     await asyncio.sleep(seconds)
     stats.window_s = time.perf_counter() - stats.opened
+    stats.server_cpu_s = cpu_seconds(server) - cpu
     stats.stop = True
     ended = await asyncio.gather(*tasks, return_exceptions=True)
     stats.lost = sum(isinstance(e, BaseException) for e in ended)
@@ -269,7 +286,7 @@ def main() -> None:
                 time.sleep(0.2)
             idle_rss, _ = memory_mib(proc.pid)
             stats = asyncio.run(
-                run(base, args.games, args.seconds, args.size, args.seed, args.think)
+                run(base, args.games, args.seconds, args.size, args.seed, args.think, proc.pid)
             )
             elapsed = stats.window_s
             rss, peak = memory_mib(proc.pid)
@@ -292,6 +309,12 @@ def main() -> None:
     )
     print(f"set-up (games made, every socket seated): {stats.setup_s:.1f} s")
     print(f"moves seen by the opponent: {stats.moves} ({stats.moves / elapsed:.1f} moves/s)")
+    if stats.moves:
+        print(
+            f"server CPU in the window: {stats.server_cpu_s:.1f} s "
+            f"({1000 * stats.server_cpu_s / stats.moves:.2f} ms a move, "
+            f"{stats.server_cpu_s / elapsed:.2f} cores busy)"
+        )
     print(f"games finished (and rematched): {stats.games_finished}")
     if lat:
         print(

@@ -58,6 +58,13 @@ class Metrics:
         self.commits = Counter(
             "boardlab_move_commits", "group commits (moves stored together)", registry=r
         )
+        self.events = Counter(
+            "boardlab_events",
+            "other processes' changes heard: applied to the copy in memory, read again, or "
+            "not kept here",
+            ["outcome"],
+            registry=r,
+        )
         self.sockets = Gauge("boardlab_open_sockets", "open shared-game sockets", registry=r)
         # the computer players' queue and time: the gate's threads in use, and the latency of
         # the routes that compute (/api/move, /api/playout...) above
@@ -188,6 +195,7 @@ def install(app: FastAPI) -> Metrics:
     app.state.metrics = metrics
     friends = app.state.friends
     friends.on_move = metrics.stored
+    friends.on_event = lambda outcome: metrics.events.labels(outcome).inc()
     gate = app.state.gate
     metrics.computing.set_function(lambda: float(gate.in_use()))
     service = app.state.service

@@ -181,3 +181,19 @@ def test_an_older_copy_never_replaces_a_newer_one(store: FriendStore) -> None:
     late = LiveGame(before, kept.rules, kept.session, kept.score)
     assert store.live.put(late) is kept and store.live.get(created.id) is kept
     assert store.state(created.id).ply == 1
+
+
+def test_the_notation_kept_between_renders_follows_moves_taken_back(store: FriendStore) -> None:
+    created = started(store)
+    state = store.state(created.id)
+    live = store.live.get(created.id)
+    assert live is not None
+    rules, session = live.rules, live.session
+    first, other = state.legal_moves[0], state.legal_moves[1]
+    session.play(first)
+    assert live.notation()[0] == [first]
+    session.undo()  # as a write the database refused takes its move back
+    session.play(other)
+    moves, positions = live.notation()
+    assert moves == [other]
+    assert positions == [rules.format_position(p) for p in session.positions]

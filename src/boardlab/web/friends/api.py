@@ -109,6 +109,8 @@ class Friends:
         self.shared = False  # True: other processes serve the same games (events between them)
         self.bus: Bus | None = None
         self.on_move: Callable[[int], None] | None = None  # told each group commit's size
+        self.on_event: Callable[[str], None] | None = None  # told how each event was taken
+        self._heard: dict[str, float] = {}  # game id -> when its last event came
         self._listener: asyncio.Task[None] | None = None
         self.hub = Hub()
         # Threads for the store's calls: a move's thread mostly waits for the group commit,
@@ -207,12 +209,25 @@ class Friends:
         if any socket here watches it."""
         try:
             store = self.open()
+            self._heard[event.game] = time.monotonic()
+            kept = store.live.get(event.game) is not None
             live = store.catch_up(event.game, event.version, event.move)
+            if self.on_event is not None:
+                self.on_event("applied" if live else "read again" if kept else "not kept")
             if not self.hub.count(event.game):
                 return
             await self._push(event.game, None if live is None else store.render(live))
         except Exception:  # one game's trouble must not stop the listener
             log.warning("shared games: could not push an event's game", exc_info=True)
+
+    def heard_since(self, game_id: str, since: float) -> bool:
+        """Whether an event of another process about `game_id` came at or after `since`
+        (time.monotonic)."""
+        heard = self._heard.get(game_id)
+        if len(self._heard) > 10_000:  # forget what no socket can still be waiting on
+            cutoff = time.monotonic() - 60.0
+            self._heard = {k: t for k, t in self._heard.items() if t > cutoff}
+        return heard is not None and heard >= since
 
     def ensure_listener(self) -> None:
         """Listen to the other processes' events (while this process serves sockets)."""
@@ -483,6 +498,7 @@ async def socket(ws: WebSocket, game_id: str) -> None:
         hello = json.loads(await asyncio.wait_for(_receive(ws, lim.message_bytes), timeout=10))
         token = hello.get("token") if isinstance(hello, dict) else None
         token = token if isinstance(token, str) and 0 < len(token) <= 200 else None
+        reading = time.monotonic()
         # a seat's hello takes the seat (opening the invitation is joining)
         state = await friends.run(
             lambda st: st.join(game_id, token) if token else st.state(game_id)
@@ -505,7 +521,7 @@ async def socket(ws: WebSocket, game_id: str) -> None:
     await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
     if token:
         await friends.publish(game_id, state)  # the other side learns that this seat is here
-    if friends.shared:  # another process's event may have come between the read and `add`
+    if friends.heard_since(game_id, reading):  # another process's change came meanwhile
         await friends._push(game_id)
     sender = asyncio.create_task(_send_loop(ws, listener))
     bucket = _Bucket(lim.messages_per_s, lim.message_burst)

@@ -129,6 +129,23 @@ class LiveGame:
     session: GameSession[Any, Any]
     score: Score
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # each ply of the session with its move and the position after it in notation: a render
+    # formats only the plies added since the last one
+    _texts: list[tuple[object, str, str]] = field(default_factory=list, repr=False)
+
+    def notation(self) -> tuple[list[str], list[str]]:
+        """The session's moves, and its positions (the start first), in notation."""
+        plies, cache = self.session.plies, self._texts
+        same = 0
+        for ply, kept in zip(plies, cache, strict=False):
+            if kept[0] is not ply:
+                break
+            same += 1
+        del cache[same:]  # plies taken back
+        fmt, fmt_move = self.rules.format_position, self.rules.format_move
+        cache.extend((p, fmt_move(p.move), fmt(p.after)) for p in plies[same:])
+        moves = [m for _, m, _ in cache]
+        return moves, [fmt(self.session.start), *(a for _, _, a in cache)]
 
 
 class LiveGames:

@@ -326,7 +326,7 @@ class FriendStore:
         """The state of a game in memory, as `seat` (None: a spectator) sees it."""
         now = self.now()
         game, rules, session = live.view, live.rules, live.session
-        fmt = rules.format_position
+        moves, positions = live.notation()
         left = self._clock_left(game, now, session.to_move)
         clock = None
         staging = game.setup_stage is not None
@@ -359,10 +359,10 @@ class FriendStore:
             size=rules.size,
             players=rules.player_names,
             status=game.status,  # type: ignore[arg-type]
-            start=fmt(session.start),
-            moves=[rules.format_move(m) for m in session.moves],
-            positions=[fmt(p) for p in session.positions],
-            position=fmt(session.position),
+            start=positions[0],
+            moves=moves,
+            positions=positions,
+            position=positions[-1],
             ply=game.ply,
             to_move=session.to_move,
             legal_moves=[rules.format_move(m) for m in session.legal_moves()] if playing else [],
