@@ -518,14 +518,15 @@ async def socket(ws: WebSocket, game_id: str) -> None:
     friends.hub.add(game_id, listener)
     friends.ensure_ticker()
     friends.ensure_listener()
-    await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
-    if token:
-        await friends.publish(game_id, state)  # the other side learns that this seat is here
-    if friends.heard_since(game_id, reading):  # another process's change came meanwhile
-        await friends._push(game_id)
-    sender = asyncio.create_task(_send_loop(ws, listener))
+    sender: asyncio.Task[None] | None = None
     bucket = _Bucket(lim.messages_per_s, lim.message_burst)
-    try:
+    try:  # from here on, the client may leave at any await
+        await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
+        if token:  # the other side learns that this seat is here
+            await friends.publish(game_id, state)
+        if friends.heard_since(game_id, reading):  # another process's change came meanwhile
+            await friends._push(game_id)
+        sender = asyncio.create_task(_send_loop(ws, listener))
         while True:
             text = await _receive(ws, lim.message_bytes)
             if not bucket.take():
@@ -538,7 +539,8 @@ async def socket(ws: WebSocket, game_id: str) -> None:
         pass  # the client went away (a send on a closed socket raises one of these)
     finally:
         friends.hub.remove(game_id, listener)
-        sender.cancel()
+        if sender is not None:
+            sender.cancel()
 
 
 _frames_log = RefusalLog("WebSocket message")
