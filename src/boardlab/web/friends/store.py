@@ -39,7 +39,7 @@ from boardlab.core.errors import BoardLabError, IllegalMoveError, NotationError,
 from boardlab.core.records import GameRecord
 from boardlab.core.registry import AnyRules, get_game, make_rules
 from boardlab.core.session import GameSession
-from boardlab.web import schemas as s
+from boardlab.web.friends import clock, views
 from boardlab.web.friends import db as dbmod
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.live import (
@@ -49,12 +49,9 @@ from boardlab.web.friends.live import (
     LiveGames,
     MoveWrite,
     ResultView,
-    Score,
     SeatView,
 )
 from boardlab.web.friends.models import Game, Match, MoveRow, Result, Seat
-from boardlab.web.schemas import board_facts
-from boardlab.web.service import result_out
 
 T = TypeVar("T")
 log = logging.getLogger("boardlab.web.friends")
@@ -282,15 +279,6 @@ class FriendStore:
                 return seat
         raise SeatError("this token holds no seat of this game")
 
-    @staticmethod
-    def _clock_left(game: Game | GameView, now: float, mover: int) -> list[int] | None:
-        if game.clock_ms is None:
-            return None
-        left = [seat.remaining_ms if seat.remaining_ms is not None else 0 for seat in game.seats]
-        if game.status == "playing" and game.turn_started_at is not None:
-            left[mover] -= round((now - game.turn_started_at) * 1000)
-        return left
-
     def _to_move(self, game: Game) -> int:
         return self._replay(game).session.to_move
 
@@ -320,67 +308,7 @@ class FriendStore:
         view = GameView.of(game)
         live = LiveGame(view, r.rules, r.session, self._score(db, game.match_id))
         self._made.live = live
-        return self._render(live, None if seat is None else view.seats[seat.colour])
-
-    def _render(self, live: LiveGame, seat: SeatView | None = None) -> fs.FriendStateOut:
-        """The state of a game in memory, as `seat` (None: a spectator) sees it."""
-        now = self.now()
-        game, rules, session = live.view, live.rules, live.session
-        moves, positions = live.notation()
-        left = self._clock_left(game, now, session.to_move)
-        clock = None
-        staging = game.setup_stage is not None
-        if left is not None and game.clock_ms is not None:
-            running = session.to_move if game.status == "playing" and not staging else None
-            clock = fs.ClockOut(
-                initial_ms=game.clock_ms,
-                increment_ms=game.increment_ms,
-                remaining_ms=(max(0, left[0]), max(0, left[1])),
-                running=running,
-                now=now,
-            )
-        result = None
-        if game.result is not None:
-            result = s.ResultOut(
-                winner=game.result.winner, reason=game.result.reason, tag=game.result.tag
-            )
-        elif session.result is not None:  # a game finished under the first schema
-            result = result_out(session.result)
-        count, score = live.score
-        playing = game.status == "playing" and not staging
-        setup = None
-        if staging and game.placer is not None:
-            setup = fs.SetupOut.model_validate({"stage": game.setup_stage, "placer": game.placer})
-        return fs.FriendStateOut(
-            id=game.id,
-            number=game.number,
-            game=rules.game,
-            variant=rules.variant,
-            size=rules.size,
-            players=rules.player_names,
-            status=game.status,  # type: ignore[arg-type]
-            start=positions[0],
-            moves=moves,
-            positions=positions,
-            position=positions[-1],
-            ply=game.ply,
-            to_move=session.to_move,
-            legal_moves=[rules.format_move(m) for m in session.legal_moves()] if playing else [],
-            result=result,
-            draw_offer=game.draw_offer,
-            clock=clock,
-            seats=[
-                fs.SeatOut(colour=t.colour, person=t.person, joined=t.joined_at is not None)
-                for t in game.seats
-            ],
-            match=fs.MatchOut(id=game.match_id, games=count, score=score),
-            next_game=game.next_game_id,
-            facts=board_facts(rules, session.position),
-            setup=setup,
-            updated_at=game.updated_at,
-            you=None if seat is None else seat.colour,
-            person=None if seat is None else seat.person,
-        )
+        return views.render(live, self.now(), None if seat is None else view.seats[seat.colour])
 
     def state(self, game_id: str, token: str | None = None) -> fs.FriendStateOut:
         """The game as a spectator sees it; with a valid seat token, as that seat sees it
@@ -391,9 +319,9 @@ class FriendStore:
                 game = live.view
                 seat = self._seat_view(game, token) if token else None
                 mover = live.session.to_move
-                left = self._clock_left(game, self.now(), mover)
+                left = clock.left(game, self.now(), mover)
                 if left is None or game.status != "playing" or left[mover] > 0:
-                    return self._render(live, seat)
+                    return views.render(live, self.now(), seat)
             self.flag_if_due(game_id)  # the running clock is out: end the game, then read
         raise AssertionError("unreachable: a flagged game is no longer playing")
 
@@ -527,7 +455,7 @@ class FriendStore:
         with live.lock:
             seat = self._seat_view(live.view, token)
             if seat.joined_at is not None:
-                return self._render(live, seat)
+                return views.render(live, self.now(), seat)
         return self._join(game_id, token)
 
     @_changes
@@ -626,8 +554,8 @@ class FriendStore:
         if not stored:
             live.session.undo()
             return _RELOAD  # another process or store changed the game first
-        _apply(live, prep.write)
-        return Played(self._render(live, prep.seat), prep.write)
+        views.apply(live, prep.write)
+        return Played(views.render(live, self.now(), prep.seat), prep.write)
 
     def catch_up(self, game_id: str, version: int | None, note: Any = None) -> LiveGame | None:
         """Bring the game in memory up to `version` (another process's change): a move's
@@ -657,7 +585,7 @@ class FriendStore:
                 log.warning("shared games: read %s again: %s", game_id, exc)
                 self.live.drop(game_id, live)
                 return None
-            _apply(live, write)
+            views.apply(live, write)
             return live
         finally:
             live.lock.release()
@@ -668,7 +596,7 @@ class FriendStore:
         if not live.lock.acquire(blocking=False):
             return None
         try:
-            return self._render(live)
+            return views.render(live, self.now())
         finally:
             live.lock.release()
 
@@ -686,7 +614,7 @@ class FriendStore:
                 return _RELOAD
             raise
         now = self.now()
-        left = self._clock_left(game, now, session.to_move)
+        left = clock.left(game, now, session.to_move)
         if left is not None and game.status == "playing" and left[session.to_move] <= 0:
             return _SLOW  # the flag fell before the move came
         if ply != game.ply:
@@ -737,7 +665,7 @@ class FriendStore:
                 game = self._load(db, game_id)
                 seat = self._seat_of(game, token)
                 self._check_playing(game)
-                self._settle_clock(game, self.now())
+                clock.settle(game, self.now(), lambda: self._to_move(game))
                 flagged = game.status != "playing"  # the flag fell before the move came
                 if not flagged:
                     return self._play(db, game, seat, move, ply)
@@ -762,7 +690,7 @@ class FriendStore:
         except NotationError as exc:
             raise NotationError(f"{move.strip()[:24]}: {exc}") from None
         now = self.now()
-        self._run_clock(game, seat, now)
+        clock.run(game, seat, now)
         if game.status != "playing":  # the flag fell before the move arrived
             return self._out(db, game, seat)
         game.moves.append(MoveRow(ply=ply, move=r.rules.format_move(m), played_at=now))
@@ -771,20 +699,9 @@ class FriendStore:
         game.draw_offer = None
         outcome = r.session.result
         if outcome is not None:
-            self._finish(game, outcome.winner, outcome.reason.value, now)
+            clock.finish(game, outcome.winner, outcome.reason.value, now)
         db.flush()
         return self._out(db, game, seat)
-
-    def _run_clock(self, game: Game, seat: Seat, now: float) -> None:
-        if game.clock_ms is None or game.turn_started_at is None or seat.remaining_ms is None:
-            return
-        left = seat.remaining_ms - round((now - game.turn_started_at) * 1000)
-        if left <= 0:
-            seat.remaining_ms = 0
-            self._finish(game, 1 - seat.colour, "time", now)
-            return
-        seat.remaining_ms = left + game.increment_ms
-        game.turn_started_at = now
 
     @staticmethod
     def _check_setup_done(game: Game | GameView) -> None:
@@ -800,15 +717,6 @@ class FriendStore:
         if game.status != "playing":
             raise IllegalMoveError("the game is over")
 
-    @staticmethod
-    def _finish(game: Game, winner: int | None, reason: str, now: float) -> None:
-        tag = "1/2-1/2" if winner is None else ("1-0" if winner == 0 else "0-1")
-        game.status = "over"
-        game.result = Result(winner=winner, reason=reason, tag=tag, finished_at=now)
-        game.turn_started_at = None
-        game.draw_offer = None
-        game.updated_at = now
-
     @_changes
     def resign(self, game_id: str, token: str | None) -> fs.FriendStateOut:
         """The seat's player resigns (also before the friend has joined: then it aborts)."""
@@ -817,24 +725,14 @@ class FriendStore:
             seat = self._seat_of(game, token)
             now = self.now()
             if game.status == "waiting" or (game.status == "playing" and game.setup_stage):
-                self._finish(game, None, "aborted", now)  # before the first move: no result
+                clock.finish(game, None, "aborted", now)  # before the first move: no result
             else:
                 self._check_playing(game)
-                self._settle_clock(game, now)
+                clock.settle(game, now, lambda: self._to_move(game))
                 if game.status == "playing":
-                    self._finish(game, 1 - seat.colour, "resignation", now)
+                    clock.finish(game, 1 - seat.colour, "resignation", now)
             db.flush()
             return self._out(db, game, seat)
-
-    def _settle_clock(self, game: Game, now: float) -> None:
-        """End the game on time if the side to move has run out (before any other change)."""
-        if game.clock_ms is None or game.status != "playing":
-            return
-        mover = self._to_move(game)
-        left = self._clock_left(game, now, mover)
-        if left is not None and left[mover] <= 0:
-            game.seats[mover].remaining_ms = 0
-            self._finish(game, 1 - mover, "time", now)
 
     @_changes
     def draw(self, game_id: str, token: str | None, action: str) -> fs.FriendStateOut:
@@ -845,19 +743,19 @@ class FriendStore:
             self._check_playing(game)
             self._check_setup_done(game)
             now = self.now()
-            self._settle_clock(game, now)
+            clock.settle(game, now, lambda: self._to_move(game))
             if game.status != "playing":
                 return self._out(db, game, seat)
             other = 1 - seat.colour
             if action == "offer":
                 if game.draw_offer == other:  # both offered: agreed
-                    self._finish(game, None, "agreement", now)
+                    clock.finish(game, None, "agreement", now)
                 else:
                     game.draw_offer = seat.colour
             elif action == "accept":
                 if game.draw_offer != other:
                     raise IllegalMoveError("there is no draw offer to accept")
-                self._finish(game, None, "agreement", now)
+                clock.finish(game, None, "agreement", now)
             elif action == "decline":
                 if game.draw_offer != other:
                     raise IllegalMoveError("there is no draw offer to decline")
@@ -979,7 +877,7 @@ class FriendStore:
             if game.clock_ms is None or game.status != "playing":
                 return False
             mover = live.session.to_move
-            left = self._clock_left(game, self.now(), mover)
+            left = clock.left(game, self.now(), mover)
             return left is None or left[mover] <= 0
         finally:
             live.lock.release()
@@ -995,7 +893,7 @@ class FriendStore:
                 if game.clock_ms is None or game.status != "playing":
                     return False
                 mover = live.session.to_move
-                left = self._clock_left(game, self.now(), mover)
+                left = clock.left(game, self.now(), mover)
                 if left is not None and left[mover] > 0:
                     return False
         try:
@@ -1015,7 +913,7 @@ class FriendStore:
             game = self._load(db, game_id)
             if game.clock_ms is None or game.status != "playing":
                 return False
-            self._settle_clock(game, self.now())
+            clock.settle(game, self.now(), lambda: self._to_move(game))
             return bool(game.status == "over")
 
     def running_clocks(self) -> list[str]:
@@ -1049,28 +947,3 @@ class FriendStore:
             if client is not None:
                 q = q.where(Game.creator_addr == client)
             return int(db.scalar(q) or 0)
-
-
-def _apply(live: LiveGame, write: MoveWrite) -> None:
-    """A stored move's columns on the game in memory, whose session has played it."""
-    game = live.view
-    game.ply, game.version = write.ply + 1, write.version + 1
-    for key, value in write.game_values.items():
-        setattr(game, key, value)
-    if write.seat_colour is not None:
-        game.seats[write.seat_colour].remaining_ms = write.seat_remaining_ms
-    if write.result is not None:
-        game.result = write.result
-        live.score = _scored(live.score, game, write.result)
-
-
-def _scored(score: Score, game: GameView, result: ResultView) -> Score:
-    """The match's score once `game` ends with `result` (as `FriendStore._score` counts)."""
-    count, (a, b) = score
-    points = [a, b]
-    if result.winner is None:
-        if result.reason != "aborted":
-            points = [a + 0.5, b + 0.5]
-    else:
-        points[game.seats[result.winner].person] += 1.0
-    return count, (points[0], points[1])
