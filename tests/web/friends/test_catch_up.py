@@ -63,16 +63,17 @@ def test_moves_of_another_process_are_applied_without_reading(
         assert played.write is not None
         live = b.catch_up(created.id, played.write.version + 1, played.write.note())
         assert live is copy  # the same copy, one move on
+        if live.view.status == "playing":  # (a game that ended is no longer kept)
+            # an event it has already seen (the same version, or older) changes nothing
+            assert b.catch_up(created.id, live.view.version, None) is copy
         rendered = b.render(live)
         assert rendered is not None and public(rendered) == public(a.state(created.id))
     assert sql.count == 0  # not one statement: the moves came with the events
     assert state.result is not None and copy.view.result is not None
     assert copy.view.result.tag == state.result.tag
-    # the copy is the database's: reading it checks the version and keeps it
+    # the game is over: b keeps no copy of it now; read again, it is the database's
+    assert b.live.get(created.id) is None and b.live.is_over(created.id)
     assert public(b.state(created.id)) == public(state)
-    assert b.live.get(created.id) is copy
-    # an event it has already seen (older or equal) changes nothing
-    assert b.catch_up(created.id, copy.view.version, None) is copy
 
 
 def test_a_gap_a_change_that_is_not_a_move_or_a_bad_note_reads_again(
@@ -197,3 +198,23 @@ def test_the_notation_kept_between_renders_follows_moves_taken_back(store: Frien
     moves, positions = live.notation()
     assert moves == [other]
     assert positions == [rules.format_position(p) for p in session.positions]
+
+
+def test_a_finished_game_is_not_kept_in_memory(store: FriendStore) -> None:
+    """Games that ended leave the copies in memory (a busy server ends thousands an hour);
+    reading one still works, and the clock watcher needs no query to pass it by."""
+    created = started(store, clock={"minutes": 5})
+    state = store.state(created.id)
+    assert store.live.get(created.id) is not None
+    while state.status == "playing":
+        tok = token_to_move(created, state)
+        state = store.move(created.id, tok, state.legal_moves[0], state.ply)
+    assert store.live.get(created.id) is None and store.live.is_over(created.id)
+    assert store.state(created.id).moves == state.moves  # read from the database
+    assert store.live.get(created.id) is None  # and not kept
+    sql = Statements(store)
+    assert store.maybe_due(created.id) is False and store.flag_if_due(created.id) is False
+    assert sql.count == 0
+    resigned = started(store)
+    store.resign(resigned.id, resigned.token)
+    assert store.live.get(resigned.id) is None and store.live.is_over(resigned.id)

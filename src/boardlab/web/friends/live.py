@@ -150,12 +150,29 @@ class LiveGame:
 
 class LiveGames:
     """The live games of one store, the most recently used kept (at most `capacity`; one
-    that fell out is read again when next used)."""
+    that fell out is read again when next used). A finished game is not kept: no move will
+    come, and a busy server finishes thousands of games an hour; only its id is remembered
+    (the most recent `over_capacity`), so the clock watcher knows it needs no look."""
 
-    def __init__(self, capacity: int = 4096) -> None:
+    def __init__(self, capacity: int = 4096, over_capacity: int = 16384) -> None:
         self.capacity = capacity
+        self.over_capacity = over_capacity
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._over: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
+
+    def is_over(self, game_id: str) -> bool:
+        """True when the game is known to have ended (finished or expired)."""
+        return game_id in self._over
+
+    def retire(self, game_id: str) -> None:
+        """The game has ended: forget its copy, remember that it is over."""
+        with self._lock:
+            self._games.pop(game_id, None)
+            self._over[game_id] = None
+            self._over.move_to_end(game_id)
+            while len(self._over) > self.over_capacity:
+                self._over.popitem(last=False)
 
     def get(self, game_id: str) -> LiveGame | None:
         with self._lock:
@@ -167,6 +184,9 @@ class LiveGames:
     def put(self, live: LiveGame) -> LiveGame:
         """Keep `live`, unless a newer copy of the game is kept already (a reader that read
         before a change may finish after the change's own copy is in); the copy kept."""
+        if live.view.status not in ("waiting", "playing"):
+            self.retire(live.view.id)
+            return live
         with self._lock:
             kept = self._games.get(live.view.id)
             if kept is not None and kept.view.version > live.view.version:

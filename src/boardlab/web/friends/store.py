@@ -555,7 +555,10 @@ class FriendStore:
             live.session.undo()
             return _RELOAD  # another process or store changed the game first
         views.apply(live, prep.write)
-        return Played(views.render(live, self.now(), prep.seat), prep.write)
+        played = Played(views.render(live, self.now(), prep.seat), prep.write)
+        if live.view.status not in OPEN:
+            self.live.retire(live.view.id)  # the move ended it
+        return played
 
     def catch_up(self, game_id: str, version: int | None, note: Any = None) -> LiveGame | None:
         """Bring the game in memory up to `version` (another process's change): a move's
@@ -586,6 +589,8 @@ class FriendStore:
                 self.live.drop(game_id, live)
                 return None
             views.apply(live, write)
+            if live.view.status not in OPEN:
+                self.live.retire(game_id)  # the move ended it (the caller renders it once)
             return live
         finally:
             live.lock.release()
@@ -869,7 +874,7 @@ class FriendStore:
         waits (the clock watcher asks it of every watched game, in the event loop)."""
         live = self.live.get(game_id)
         if live is None:
-            return True
+            return not self.live.is_over(game_id)
         if not live.lock.acquire(blocking=False):
             return False  # a change is being written: the next tick looks again
         try:
@@ -896,6 +901,8 @@ class FriendStore:
                 left = clock.left(game, self.now(), mover)
                 if left is not None and left[mover] > 0:
                     return False
+        elif self.live.is_over(game_id):
+            return False
         try:
             with self._read() as db:
                 row = db.execute(
@@ -937,7 +944,7 @@ class FriendStore:
                 game.turn_started_at = None
                 ids.append(game.id)
         for game_id in ids:
-            self.live.drop(game_id)
+            self.live.retire(game_id)
         return ids
 
     def open_games(self, client: str | None = None) -> int:
