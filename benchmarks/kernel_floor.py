@@ -28,8 +28,9 @@ from boardlab.core.retrograde import DRAW, INVALID, pooled_work, side_by_side
 from boardlab.core.tiers import TierGame
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.solver.api import ensure_table, require_game
-from boardlab.solver.engine import make_plan, solve_one_tier
 from boardlab.solver.estimate import stand_in_codes
+from boardlab.solver.packsolve import solve_one_tier
+from boardlab.solver.plan import make_plan
 
 REPEATS = 5
 

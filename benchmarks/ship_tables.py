@@ -25,7 +25,7 @@ from pathlib import Path
 from boardlab.core.registry import make_rules
 from boardlab.solver import api
 from boardlab.solver.digest import table_digest, write_record
-from boardlab.solver.engine import MANIFEST
+from boardlab.solver.folder import MANIFEST
 from boardlab.solver.published import PUBLISHED
 from boardlab.solver.store import BUNDLED_TABLES, solver_view
 

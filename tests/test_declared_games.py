@@ -72,3 +72,34 @@ def test_the_scan_sees_a_quoted_name(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text('"""Dodgem in a docstring is prose."""\nGAME = "dotdash"\nX = f"{1} Dot Dash"\n')
     assert quoted_names(bad) == [2, 3]
+
+
+JS = SRC / "web" / "static" / "js"
+JS_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`(?:[^`\\]|\\.)*`')
+# the front end's help texts and translations name the games in prose; the store's defaults
+# name the default game; each game's own renderer is boards/<renderer>.js
+JS_STILL_NAMING = {"help.js": 5, "i18n.js": 8, "state.js": 2}
+
+
+def js_quoted_names(text: str) -> int:
+    """How many string literals of a JavaScript module name a game (comments aside)."""
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    text = "\n".join(re.sub(r"(^|\s)//.*$", "", line) for line in text.split("\n"))
+    return sum(1 for m in JS_STRING.finditer(text) if NAMES.search(m.group(0)))
+
+
+def test_the_front_end_names_no_game_outside_its_renderers() -> None:
+    found = {}
+    for path in sorted(JS.rglob("*.js")):
+        rel = path.relative_to(JS).as_posix()
+        if rel.startswith("boards/") and rel != "boards/registry.js":
+            continue
+        n = js_quoted_names(path.read_text(encoding="utf-8"))
+        if n > JS_STILL_NAMING.get(rel, 0):
+            found[rel] = n
+    assert not found, f"a game named in shared front-end code (declare it instead): {found}"
+
+
+def test_the_js_scan_sees_a_quoted_name() -> None:
+    src = '// dodgem in a comment\n/* Dot Dash */ const g = "dotdash"; const u = `Dodgem ${1}`;\n'
+    assert js_quoted_names(src) == 2

@@ -147,7 +147,7 @@ def test_the_graph_reader_sees_cycles_and_upward_edges() -> None:
     assert "boardlab.games.dodgem.kernel" in g["boardlab.ai.dodgem.search"]
     assert layer("boardlab.web.app") > layer("boardlab.ai.base") > layer("boardlab.core.rules")
     # a module imported by a literal name is an edge too
-    assert "boardlab.solver.api" in g["boardlab.web.service"]
+    assert "boardlab.solver.api" in g["boardlab.web.processes"]
 
 
 def test_a_literal_import_module_is_an_edge(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from boardlab.core.retrograde import DRAW, INVALID
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.games.dodgem.tiers import DodgemTiers
 from boardlab.solver.api import build_table, open_table
-from boardlab.solver.engine import solve_in_memory
+from boardlab.solver.packsolve import solve_in_memory
 from boardlab.solver.stats import reachable_counts
 
 

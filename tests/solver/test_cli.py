@@ -10,7 +10,7 @@ import pytest
 from boardlab.cli.main import main
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.solver.api import open_table, table_path
-from boardlab.solver.engine import pack_path
+from boardlab.solver.folder import pack_path
 from boardlab.solver.tierfile import write_pack
 
 
@@ -31,7 +31,7 @@ def test_solve_then_reuse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_solve_timings_name_every_phase(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from boardlab.solver.engine import PHASES
+    from boardlab.solver.packsolve import PHASES
 
     args = ("solve", "--size", "3", "--tables", str(tmp_path), "--timings", "--workers", "2")
     status, out, _ = run(capsys, *args)
@@ -48,7 +48,7 @@ def test_solve_timings_name_every_phase(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_solve_timings_add_up(tmp_path: Path) -> None:
     from boardlab.solver.api import build_table
-    from boardlab.solver.engine import PHASES
+    from boardlab.solver.packsolve import PHASES
 
     timings: dict[str, float] = {}
     build_table(rules_for("classic", 4), tmp_path, 2, timings=timings)

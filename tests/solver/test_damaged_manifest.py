@@ -16,7 +16,7 @@ from boardlab.cli.main import main
 from boardlab.core.errors import CorruptTableError
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.solver.api import open_table, table_path
-from boardlab.solver.engine import MANIFEST, read_manifest
+from boardlab.solver.folder import MANIFEST, read_manifest
 from boardlab.solver.store import TableStore
 
 Capture = pytest.CaptureFixture[str]

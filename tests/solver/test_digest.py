@@ -24,7 +24,9 @@ from boardlab.solver.digest import (
     table_digest,
     write_record,
 )
-from boardlab.solver.engine import make_plan, pack_path, solve_in_memory
+from boardlab.solver.folder import pack_path
+from boardlab.solver.packsolve import solve_in_memory
+from boardlab.solver.plan import make_plan
 
 
 def digest_of(rules: object, tables: Path) -> str:

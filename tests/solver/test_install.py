@@ -17,7 +17,8 @@ from boardlab.games.dodgem.tiers import DodgemTiers
 from boardlab.solver import install as install_mod
 from boardlab.solver.api import build_table, open_table, table_path
 from boardlab.solver.digest import read_record, table_digest, write_record
-from boardlab.solver.engine import make_plan, pack_path
+from boardlab.solver.folder import pack_path
+from boardlab.solver.plan import make_plan
 from tests.solver.http_tables import serve
 
 RULES = rules_for("classic", 4)

@@ -10,8 +10,9 @@ from boardlab.games.dodgem import tiers as dodgem_tiers
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.games.dodgem.shape import DodgemShape, shape_for
 from boardlab.games.dodgem.tiers import DodgemTiers, placements
-from boardlab.solver.engine import BYTES_PER_POSITION, make_plan, tier_levels
+from boardlab.solver.packsolve import BYTES_PER_POSITION
 from boardlab.solver.paper import KERNEL_LIMIT, paper_estimate
+from boardlab.solver.plan import make_plan, tier_levels
 
 
 @pytest.mark.parametrize("variant", ["classic", "piecepack"])

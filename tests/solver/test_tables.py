@@ -18,7 +18,9 @@ from boardlab.games.dodgem.rules import rules_for
 from boardlab.games.dodgem.tiers import DodgemTiers
 from boardlab.solver import analyse, api, default_tables_dir, ensure_table, open_table, solvable
 from boardlab.solver.api import build_table, decode, table_path
-from boardlab.solver.engine import make_plan, pack_path, solve_in_memory
+from boardlab.solver.folder import pack_path
+from boardlab.solver.packsolve import solve_in_memory
+from boardlab.solver.plan import make_plan
 from boardlab.solver.tierfile import PackFile, write_pack
 
 
@@ -211,7 +213,7 @@ def test_threads_give_identical_bytes(built: Path, tmp_path: Path) -> None:
 
 
 def test_runs_cut_a_pack_in_order_into_about_equal_parts() -> None:
-    from boardlab.solver.engine import split_runs
+    from boardlab.solver.runners import split_runs
 
     assert split_runs([1, 2, 3, 4], [10, 10, 10, 10], 2) == [[1, 2], [3, 4]]
     assert split_runs([1, 2, 3], [100, 1, 1], 2) == [[1], [2, 3]]

@@ -16,7 +16,8 @@ import pytest
 from boardlab.core.errors import CorruptTableError
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.games.dodgem.tiers import DodgemTiers
-from boardlab.solver.engine import done_packs, make_plan
+from boardlab.solver.folder import done_packs
+from boardlab.solver.plan import make_plan
 from boardlab.solver.tierfile import MAGIC, PackFile, write_pack
 
 HINT = "boardlab solve --size 4 --force"

@@ -23,7 +23,9 @@ from boardlab.games.dodgem.rules import DodgemRules, rules_for
 from boardlab.games.dodgem.tiers import DodgemTiers, tiers_for
 from boardlab.games.dodgem.verify_rules import checker_for
 from boardlab.solver.api import build_table, table_path
-from boardlab.solver.engine import make_plan, pack_path, solve_in_memory
+from boardlab.solver.folder import pack_path
+from boardlab.solver.packsolve import solve_in_memory
+from boardlab.solver.plan import make_plan
 from boardlab.solver.tierfile import MAGIC, PackFile, write_pack
 from boardlab.solver.verify import RECORD, MovesChecker, verify_table
 

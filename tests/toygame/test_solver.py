@@ -77,7 +77,8 @@ def test_verify_checks_it_through_its_adapter_moves(
     and the report says the check is not independent."""
     import json
 
-    from boardlab.solver.engine import make_plan, pack_path
+    from boardlab.solver.folder import pack_path
+    from boardlab.solver.plan import make_plan
     from boardlab.solver.tierfile import PackFile, write_pack
 
     args = ["--game", "nim", "--size", "3", "--tables", str(tmp_path)]

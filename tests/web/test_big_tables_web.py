@@ -22,7 +22,7 @@ from boardlab.solver.buildcost import (
     plan_positions,
     save_estimate,
 )
-from boardlab.solver.engine import MANIFEST
+from boardlab.solver.folder import MANIFEST
 from boardlab.solver.store import solver_view
 from boardlab.web import create_app
 
@@ -70,7 +70,7 @@ def test_6x6_offers_no_build_but_its_cost_and_commands(tables: Path) -> None:
         r = c.post("/api/tables", json={"size": 6})
         assert r.status_code == 403 and r.json()["kind"] == "BuildsNotAllowedError"
         assert "boardlab solve --game dodgem --size 6" in r.json()["error"]
-        assert c.app.state.service.building() is None  # type: ignore[attr-defined]
+        assert c.app.state.service.builds.building() is None  # type: ignore[attr-defined]
         assert c.get("/api/tables?size=6").json()["state"] == "missing"
         small = c.get("/api/tables?size=5").json()  # minutes at most: still offered
         assert small["buildable"] is True and small["commands"] == []
@@ -152,7 +152,7 @@ def test_an_installed_6x6_table_is_read_like_any_other(tables: Path) -> None:
 def test_stored_counts_are_the_plans() -> None:
     # the 6×6 counts take seconds each: the 5×5 piecepack board, counted the same way,
     # checks the sum against the solver's plan, and a 6×6 entry against its tier count
-    from boardlab.solver.engine import make_plan
+    from boardlab.solver.plan import make_plan
 
     game = api.require_game(solver_view(make_rules("dodgem", "classic", 3)))
     assert plan_positions(game) == make_plan(game).positions

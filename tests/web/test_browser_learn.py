@@ -256,13 +256,15 @@ def test_phone_top_bar_keeps_every_link_in_view(browser: Any, live_server: str, 
     assert right <= 390
 
 
-def test_review_is_offered_only_where_a_table_exists(page: Any, live_server: str) -> None:
+@pytest.mark.parametrize(
+    "link",
+    ["game=dodgem&variant=classic&size=4", "game=dodgem&variant=classic&size=6",
+     "game=dotdash&variant=standard&size=13"],
+    ids=["table", "dodgem-6", "dotdash"],
+)  # fmt: skip
+def test_review_is_offered_on_every_board(page: Any, live_server: str, link: str) -> None:
+    """From the table where one covers the board, else by the search's estimates."""
     page.goto("about:blank")
-    page.goto(live_server + "/#game=dodgem&variant=classic&size=4")
+    page.goto(f"{live_server}/#{link}")
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector("#review-game:not([hidden])")
-    page.goto("about:blank")
-    page.goto(live_server + "/#game=dodgem&variant=classic&size=6")
-    page.wait_for_selector("body[data-ready='1']")
-    page.wait_for_timeout(500)
-    assert page.is_hidden("#review-game")

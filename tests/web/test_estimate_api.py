@@ -10,7 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.web.conftest import serving
 
+from boardlab.core.registry import get_game
 from boardlab.web import create_app
+from boardlab.web.estimates import QUICK_SHARE, quick_nodes
 from boardlab.web.limits import WorkLimits
 
 FINISHED_3X3 = ["a3-b3", "b1-a1", "b3-c3", "a1-b1", "c3-off", "b1-a1", "a2-b2", "a1-b1",
@@ -45,6 +47,35 @@ def test_estimate_of_a_board_without_a_table(client: TestClient, spec: dict[str,
     assert after["moves"][len(spec["moves"]) :] == est["line"]
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [{"game": "dodgem", "size": 6, "moves": ["a2-b2"]}, {"game": "dotdash", "size": 13}],
+    ids=["dodgem-6", "dotdash-13"],
+)
+def test_a_quick_estimate_spends_a_quarter_of_the_budget(
+    client: TestClient, spec: dict[str, Any]
+) -> None:
+    full = post(client, "/api/estimate", spec)
+    quick = post(client, "/api/estimate", {**spec, "quick": True})
+    assert quick["nodes"] < full["nodes"]
+    assert quick["depth"] <= full["depth"]
+    assert quick["line"] and quick["line"][0] in post(client, "/api/state", spec)["legal_moves"]
+
+
+def test_the_quick_budget_is_a_quarter_of_each_game_s_own() -> None:
+    from boardlab.ai.dodgem import estimate as dodgem
+    from boardlab.ai.dotdash import estimate as dotdash
+
+    assert quick_nodes(get_game("dodgem").estimate) == dodgem.NODES // QUICK_SHARE
+    assert quick_nodes(get_game("dotdash").estimate) == dotdash.NODES // QUICK_SHARE
+    assert quick_nodes(lambda rules, position, history=(): None) is None  # takes no budget
+
+
+def test_quick_is_a_yes_or_no(client: TestClient) -> None:
+    r = client.post("/api/estimate", json={"size": 6, "quick": "very"})
+    assert r.status_code == 422
+
+
 def test_a_forced_result_is_proven_not_estimated(client: TestClient) -> None:
     est = post(client, "/api/estimate", {"size": 3})
     assert est["proven"] is True and est["share"] == 1.0
@@ -60,9 +91,12 @@ def test_a_finished_game_or_a_bad_move_is_a_clear_400(client: TestClient) -> Non
 
 @pytest.mark.slow
 def test_the_estimate_runs_in_a_worker_process(tmp_path: Path) -> None:
-    app = create_app(tables=tmp_path, limits=WorkLimits(processes=True))
+    # deadlines far above the work: a worker process started on a busy machine takes its
+    # time to import and compile, and this test is about where the search runs
+    limits = WorkLimits(processes=True, move_seconds=300.0, queue_seconds=300.0)
+    app = create_app(tables=tmp_path, limits=limits)
     spec = {"game": "dodgem", "size": 6, "moves": ["a2-b2"]}
-    with serving(app) as base, httpx.Client(base_url=base, timeout=120) as c:
+    with serving(app) as base, httpx.Client(base_url=base, timeout=600) as c:
         r = c.post("/api/estimate", json=spec)
         assert r.status_code == 200, r.text
         assert r.json()["depth"] > 0 and 0.0 <= r.json()["share"] <= 1.0

@@ -61,7 +61,7 @@ def test_build_reports_solving_then_writing_then_ready(tmp_path: Path) -> None:
     real_build = service.tables.build
 
     def look() -> None:
-        status = service.table_status(rules)
+        status = service.builds.table_status(rules)
         assert status.state == "building"
         seen.append((str(status.phase), status.done, status.total))
 
@@ -77,8 +77,8 @@ def test_build_reports_solving_then_writing_then_ready(tmp_path: Path) -> None:
         return real_build(rules, on_progress=slices, jobs=jobs, on_blocks=blocks)
 
     service.tables.build = build  # type: ignore[method-assign]
-    service.start_build(rules, allowed=True, run=lambda work: work())
-    assert service.table_status(rules).state == "ready"
+    service.builds.start_build(rules, allowed=True, run=lambda work: work())
+    assert service.builds.table_status(rules).state == "ready"
     phases = [p for p, _, _ in seen]
     # solving (every slice), then writing, then opening once the last block is written
     order = ["solving", "writing", "opening"]

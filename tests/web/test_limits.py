@@ -19,6 +19,7 @@ from tests.web.conftest import serving
 from boardlab.core.registry import make_rules
 from boardlab.solver.store import TableStore
 from boardlab.web import create_app
+from boardlab.web import players as players_module
 from boardlab.web import service as service_module
 from boardlab.web.limits import WorkLimits
 from boardlab.web.schemas import MoveRequest
@@ -152,12 +153,12 @@ def test_player_pools_are_bounded(tmp_path: Path) -> None:
     for level in ("1", "2", "3", "random"):
         for size in (3, 4):
             service.computer_move(MoveRequest(size=size, level=level))
-            assert service.pool_count() <= 2
+            assert service.players.count() <= 2
 
 
 def _search_table_sizes(service: Service) -> list[int]:
     sizes = []
-    for pool in service._players.values():
+    for pool in service.players._players.values():
         for player in list(pool._free.queue):
             owner = getattr(player, "fallback", player)
             sizes += [len(s.tt) for s in getattr(owner, "_searchers", {}).values()]
@@ -169,10 +170,10 @@ def test_search_tables_are_trimmed_between_requests(
 ) -> None:
     req = MoveRequest(size=6, level="4", forced=False)
     untrimmed = Service(TableStore(tmp_path))
-    monkeypatch.setattr(service_module, "SEARCH_TABLE_ENTRIES", 10**9)
+    monkeypatch.setattr(players_module, "SEARCH_TABLE_ENTRIES", 10**9)
     untrimmed.computer_move(req)
     assert max(_search_table_sizes(untrimmed)) > 1000  # a level-4 search fills its table
-    monkeypatch.setattr(service_module, "SEARCH_TABLE_ENTRIES", 1000)
+    monkeypatch.setattr(players_module, "SEARCH_TABLE_ENTRIES", 1000)
     service = Service(TableStore(tmp_path))
     service.computer_move(req)
     sizes = _search_table_sizes(service)

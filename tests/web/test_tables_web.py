@@ -72,7 +72,7 @@ def test_one_build_at_a_time_with_progress_and_cancel(tables: Path) -> None:
             assert status["state"] == "building" and time.monotonic() < deadline
             time.sleep(0.2)
         service = c.app.state.service  # type: ignore[attr-defined]
-        job = next(iter(service._jobs.values()))
+        job = next(iter(service.builds._jobs.values()))
         pid = job.process.pid
         r = c.delete("/api/tables?size=5")
         assert r.status_code == 200

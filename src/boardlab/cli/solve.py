@@ -296,9 +296,9 @@ def tier_progress(
 
 
 def print_timings(timings: dict[str, float], wall: float, cpu: float, threads: int) -> None:
-    """Where a solve's time went, phase by phase (see `boardlab.solver.engine.PHASES`):
+    """Where a solve's time went, phase by phase (see `boardlab.solver.packsolve.PHASES`):
     wall seconds summed over the threads, and processor seconds."""
-    from boardlab.solver.engine import PHASES
+    from boardlab.solver.packsolve import PHASES
 
     plural = "s" if threads > 1 else ""
     console.print(

@@ -234,7 +234,7 @@ def run_install(args: argparse.Namespace) -> int:
 def table_rows(tables: Path) -> list[dict[str, Any]]:
     """What `list` shows of each folder in `tables`."""
     from boardlab.solver.digest import read_record
-    from boardlab.solver.engine import read_manifest
+    from boardlab.solver.folder import read_manifest
     from boardlab.solver.published import PUBLISHED
 
     rows: list[dict[str, Any]] = []

@@ -17,14 +17,9 @@ from typing import Any, TypeVar
 from boardlab.core.errors import CorruptTableError, MissingTableError, UnknownGameError
 from boardlab.core.outcome import Value
 from boardlab.core.tiers import TierGame
-from boardlab.solver.engine import (
-    DEFAULT_BUDGET,
-    make_plan,
-    pack_path,
-    read_manifest,
-    solve_game,
-    table_files_present,
-)
+from boardlab.solver.engine import DEFAULT_BUDGET, solve_game
+from boardlab.solver.folder import pack_path, read_manifest, table_files_present
+from boardlab.solver.plan import make_plan
 from boardlab.solver.tierfile import DEFAULT_CODEC, PackFile
 
 T = TypeVar("T")

@@ -28,7 +28,8 @@ from typing import Any
 
 from boardlab.core.errors import CorruptTableError, MissingTableError
 from boardlab.core.tiers import TierGame
-from boardlab.solver.engine import MANIFEST, make_plan, pack_path, read_manifest
+from boardlab.solver.folder import MANIFEST, pack_path, read_manifest
+from boardlab.solver.plan import make_plan
 from boardlab.solver.tierfile import PackFile
 
 SCHEME = "boardlab-table-digest-1"

@@ -21,7 +21,9 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.tiers import TierGame
-from boardlab.solver.engine import BYTES_PER_POSITION, DEFAULT_BUDGET, make_plan, solve_one_tier
+from boardlab.solver.engine import DEFAULT_BUDGET
+from boardlab.solver.packsolve import BYTES_PER_POSITION, solve_one_tier
+from boardlab.solver.plan import make_plan
 from boardlab.solver.tierfile import BLOCK_ENTRIES, DEFAULT_CODEC, compress, narrow
 
 SAMPLES_PER_CLASS = 3

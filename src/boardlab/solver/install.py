@@ -46,7 +46,7 @@ from boardlab.solver.digest import (
     table_digest,
     write_record,
 )
-from boardlab.solver.engine import MANIFEST, pack_path, write_manifest
+from boardlab.solver.folder import MANIFEST, pack_path, write_manifest
 from boardlab.solver.published import PUBLISHED
 from boardlab.solver.tierfile import SUFFIX, PackFile
 
@@ -359,7 +359,7 @@ def install(
             f"{RECORD} of `boardlab tables digest` beside its manifest"
         )
     dest = tables / ruleset
-    from boardlab.solver.engine import read_manifest
+    from boardlab.solver.folder import read_manifest
 
     present = read_manifest(dest)
     if present is not None and present.get("complete") and not force:

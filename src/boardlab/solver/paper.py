@@ -24,15 +24,10 @@ from typing import Any
 
 from boardlab.core.errors import UsageError
 from boardlab.core.registry import AnyRules, get_game
-from boardlab.solver.engine import (
-    BYTES_PER_POSITION,
-    PACK_POSITIONS,
-    PACK_TIERS,
-    read_manifest,
-    solve_one_tier,
-    tier_levels,
-)
 from boardlab.solver.estimate import MAX_SAMPLE_CLASS, stand_in_codes
+from boardlab.solver.folder import read_manifest
+from boardlab.solver.packsolve import BYTES_PER_POSITION, solve_one_tier
+from boardlab.solver.plan import PACK_POSITIONS, PACK_TIERS, tier_levels
 from boardlab.solver.tierfile import BLOCK_ENTRIES, DEFAULT_CODEC, compress, narrow
 
 KERNEL_LIMIT = 1 << 29  # indices of the largest tier the kernel takes (its 32-bit events)

@@ -40,7 +40,7 @@ import numpy.typing as npt
 from boardlab.core.errors import BoardLabError
 from boardlab.core.retrograde import run_reach
 from boardlab.solver.api import Tablebase
-from boardlab.solver.engine import tier_levels
+from boardlab.solver.plan import tier_levels
 
 U8 = npt.NDArray[np.uint8]
 STATE = "state.json"

@@ -161,7 +161,7 @@ class TableStore:
         stopped leaves an incomplete folder: not built)."""
         if not self.solvable(rules):
             return False
-        from boardlab.solver.engine import read_manifest
+        from boardlab.solver.folder import read_manifest
 
         try:
             manifest = read_manifest(self.path(rules))
@@ -209,7 +209,7 @@ class TableStore:
         source = self._shipped(rules)
         if source is None:
             return False
-        from boardlab.solver.engine import read_manifest
+        from boardlab.solver.folder import read_manifest
         from boardlab.solver.install import FolderSource, install
 
         with self._build_lock:  # one install or build at a time: they share a staging folder

@@ -40,21 +40,11 @@ import numpy as np
 from boardlab.core.checks import TierChecker, checker_from_spec
 from boardlab.core.errors import CorruptTableError
 from boardlab.core.tiers import TierGame
-from boardlab.solver.engine import (
-    DEFAULT_BUDGET,
-    MIN_BUDGET,
-    GiB,
-    Pack,
-    Plan,
-    _game,
-    child_cache,
-    make_plan,
-    pack_path,
-    plan_key,
-    read_manifest,
-    release_caches,
-    resident_bytes,
-)
+from boardlab.solver.childcache import child_cache, release_caches, shared_game
+from boardlab.solver.engine import DEFAULT_BUDGET, MIN_BUDGET, resident_bytes
+from boardlab.solver.folder import pack_path, read_manifest
+from boardlab.solver.plan import Pack, Plan, make_plan
+from boardlab.solver.runners import GiB, plan_key
 from boardlab.solver.tierfile import FORMAT_VERSION, PackFile
 from boardlab.solver.verify_findings import KINDS, Finding, describe, kind_counts, kind_of
 from boardlab.solver.verify_moves import MovesChecker, checker_of, moves_checker, sample_by_rules
@@ -97,7 +87,7 @@ def verify_pack(
 ) -> dict[str, Any]:
     """Check every entry of a pack (the unit of work of a worker): returns its findings as
     plain data (entries, positions, disagreements by kind, the first few)."""
-    game = _game(game_spec)
+    game = shared_game(game_spec)
     checker = _checker(checker_spec)
     where = Path(folder)
     cache = child_cache(memory)

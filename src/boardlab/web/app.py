@@ -24,6 +24,7 @@ from boardlab import __version__
 from boardlab.core.errors import BoardLabError, CorruptTableError, MissingTableError
 from boardlab.core.registry import games
 from boardlab.solver.store import TableStore
+from boardlab.web.builds import BuildBusyError, BuildsNotAllowedError
 from boardlab.web.friends.api import install as install_friends
 from boardlab.web.learn import router as learn_router
 from boardlab.web.limits import (
@@ -41,7 +42,7 @@ from boardlab.web.security import (
     allowed_hosts_for,
     hide_paths,
 )
-from boardlab.web.service import BuildBusyError, BuildsNotAllowedError, Service
+from boardlab.web.service import Service
 from boardlab.web.warmup import start_warm_up
 from boardlab.web.workers import WorkerPool
 

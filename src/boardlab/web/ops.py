@@ -290,7 +290,7 @@ def install(app: FastAPI) -> Metrics:
     gate = app.state.gate
     metrics.watch(metrics.computing, lambda: float(gate.in_use()))
     service = app.state.service
-    metrics.watch(metrics.building, lambda: 0.0 if service.building() is None else 1.0)
+    metrics.watch(metrics.building, lambda: 0.0 if service.builds.building() is None else 1.0)
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, object]:

@@ -161,10 +161,11 @@ async def analysis(spec: s.GameSpec, request: Request) -> s.AnalysisOut:
 
 
 @router.post("/estimate", responses=COMPUTE_ERRORS)
-async def estimate(spec: s.GameSpec, request: Request) -> s.EstimateOut:
+async def estimate(spec: s.EstimateRequest, request: Request) -> s.EstimateOut:
     """What the strongest search says of the position within a node budget, where no
     complete table exists: a bar's share for the side to move, the depth reached, the
-    expected line, and whether that is proven or an estimate."""
+    expected line, and whether that is proven or an estimate. `quick`: a quarter of the
+    budget (a review's look at each position of a game)."""
     return await _gate(request).run(
         request,
         _gate(request).limits.move_seconds,
@@ -182,7 +183,7 @@ def table_status(
     size: Annotated[int | None, Query(ge=s.SIZE_MIN, le=s.SIZE_MAX)] = None,
 ) -> s.TableOut:
     """Whether the tablebase for these rules is ready, missing, or being built."""
-    return _service(request).table_status(rules_of(game, variant, size))
+    return _service(request).builds.table_status(rules_of(game, variant, size))
 
 
 @router.post("/tables", responses=TABLE_ERRORS)
@@ -191,8 +192,8 @@ def build_table(spec: s.RulesSpec, request: Request) -> s.TableOut:
     /api/tables for progress. Only for local clients unless the server runs with
     --allow-builds."""
     service = _service(request)
-    allowed = service.allow_builds or is_local_client(request.scope)
-    return service.start_build(rules_of(spec.game, spec.variant, spec.size), allowed=allowed)
+    allowed = service.builds.allow_builds or is_local_client(request.scope)
+    return service.builds.start_build(rules_of(spec.game, spec.variant, spec.size), allowed=allowed)
 
 
 @router.delete("/tables", responses=TABLE_ERRORS)
@@ -204,11 +205,11 @@ def cancel_build(
 ) -> s.TableOut:
     """Cancel the build of this table (same rights as starting one)."""
     service = _service(request)
-    if not (service.allow_builds or is_local_client(request.scope)):
-        from boardlab.web.service import BuildsNotAllowedError
+    if not (service.builds.allow_builds or is_local_client(request.scope)):
+        from boardlab.web.builds import BuildsNotAllowedError
 
         raise BuildsNotAllowedError("table builds from the web are off on this server")
-    return service.cancel_build(rules_of(game, variant, size))
+    return service.builds.cancel_build(rules_of(game, variant, size))
 
 
 @router.post("/record/export", responses=QUICK_ERRORS)

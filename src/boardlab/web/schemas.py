@@ -278,6 +278,13 @@ class AnalysisOut(BaseModel):
     forced: ForcedOut | None = None
 
 
+class EstimateRequest(GameSpec):
+    """A game whose current position to estimate. `quick` spends a quarter of the game's
+    node budget: a review estimates every position of a game, so each must be brief."""
+
+    quick: bool = False
+
+
 class EstimateOut(BaseModel):
     """What the strongest search says of the position, for boards without a table: an
     estimate unless `proven` (a forced result `plies` plies long). `share` is the bar's

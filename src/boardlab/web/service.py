@@ -6,26 +6,15 @@ Every fact about a game (variants, sizes, colours, levels, setup stage, tables) 
 
 from __future__ import annotations
 
-import importlib
-import os
-import queue
 import random
-import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, cast
 
-from boardlab.ai.base import default_level, level_names, make_player
+from boardlab.ai.base import default_level, level_names
 from boardlab.ai.forced import DEFAULT_BUDGET, forced_result
 from boardlab.core.errors import (
     BoardLabError,
     CorruptTableError,
     IllegalMoveError,
-    MissingTableError,
     NotationError,
     UsageError,
 )
@@ -33,10 +22,11 @@ from boardlab.core.outcome import Outcome
 from boardlab.core.registry import AnyRules, games, get_game, make_rules
 from boardlab.core.session import GameSession
 from boardlab.solver import analyse
-from boardlab.solver.store import TableStore, rules_key, solver_view
+from boardlab.solver.store import TableStore
 from boardlab.web import schemas as s
-from boardlab.web.limits import Budget, sigint_blocked
-from boardlab.web.security import hide_paths
+from boardlab.web.builds import TableBuilds
+from boardlab.web.limits import Budget
+from boardlab.web.players import MAX_POOLS, PlayerPools
 
 Session = GameSession[Any, Any]
 
@@ -135,205 +125,9 @@ def catalogue() -> s.GamesOut:
     return s.GamesOut(games=out, levels=sorted(all_levels) or ["random"], features=features)
 
 
-SEARCH_TABLE_ENTRIES = 50_000  # search-table entries a pooled player keeps between requests
-MAX_POOLS = 8  # (level, ruleset) pools kept; the least recently used one goes first
-
-
-def trim_player(player: Any, entries: int | None = None) -> None:
-    """Bound what an idle player keeps (its search tables), if it knows how."""
-    trim = getattr(player, "trim", None)
-    if callable(trim):
-        trim(SEARCH_TABLE_ENTRIES if entries is None else entries)
-
-
-class PlayerPool:
-    """Up to `limit` instances of one computer player; each serves one request at a time
-    (players keep search tables that are not shared between threads). A player going back
-    to the pool is trimmed to a bounded search table."""
-
-    def __init__(self, make: Callable[[], Any], limit: int = 2) -> None:
-        self._make = make
-        self._limit = limit
-        self._free: queue.LifoQueue[Any] = queue.LifoQueue()
-        self._count = 0
-        self._lock = threading.Lock()
-
-    def add(self, player: Any) -> None:
-        """Put a ready-made player into the pool."""
-        with self._lock:
-            self._count += 1
-        self._free.put(player)
-
-    @contextmanager
-    def player(self) -> Iterator[Any]:
-        """Borrow an idle player, making one if under the limit, else wait for one."""
-        try:
-            p = self._free.get_nowait()
-        except queue.Empty:
-            with self._lock:
-                create = self._count < self._limit
-                if create:
-                    self._count += 1
-            if create:
-                try:
-                    p = self._make()
-                except BaseException:
-                    with self._lock:
-                        self._count -= 1
-                    raise
-            else:
-                p = self._free.get()
-        try:
-            yield p
-        finally:
-            trim_player(p)
-            self._free.put(p)
-
-
-@dataclass
-class TableJob:
-    """A tablebase being built in a separate process."""
-
-    state: str = "building"
-    done: int = 0
-    total: int = 0
-    message: str | None = None
-    process: Any = None  # multiprocessing.Process while building
-    counters: Any = None  # shared (done, total, phase as an index into PHASES)
-    failure: Any = None  # shared bytes: the build's one-line error
-    phase: str | None = None  # solving, writing (blocks of the file), opening
-
-
-PHASES = ("solving", "writing", "opening")
-
-
-class BuildsNotAllowedError(BoardLabError):
-    """Table builds were asked of a server that does not allow them (HTTP 403)."""
-
-
-class BuildBusyError(BoardLabError):
-    """Another table is being built; one build runs at a time (HTTP 409)."""
-
-
-def _set_parent_death_signal(parent: int | None = None) -> None:
-    """Make this (worker) process end when the process that started it dies, so that no
-    worker outlives a killed server. A watcher thread checks the parent id (Linux's
-    PR_SET_PDEATHSIG would fire when the starting *thread* ends, which in a server is any
-    time). Builds use `_reap_group_with_parent` instead."""
-    import os
-
-    if parent is None:
-        parent = os.getppid()
-    if os.getppid() != parent:  # the parent died while this process was starting
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-def _reap_group_with_parent(parent: int) -> None:
-    """Fork a small watcher that kills this process group once the process that started
-    this one is gone. A watcher thread alone is not enough for a build: compiled kernels
-    hold the interpreter lock for seconds at a time, so the thread could not run."""
-    import os
-    import signal
-
-    leader = os.getpid()
-    if os.getppid() != parent:  # the server died while this process was starting
-        os._exit(1)
-    if os.fork() != 0:
-        return
-    try:  # the watcher: nothing but a loop reading the leader's parent id
-        while True:
-            time.sleep(0.5)
-            try:
-                with open(f"/proc/{leader}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()
-            except OSError:
-                break  # the build has ended and was reaped
-            if fields[0] == b"Z":
-                break  # the build has ended
-            if int(fields[1]) != parent:
-                os.killpg(leader, signal.SIGKILL)  # the server is gone: end the build (and us)
-    finally:
-        os._exit(0)
-
-
-def _build_process(
-    game: str,
-    variant: str | None,
-    size: int | None,
-    tables: str | None,
-    counters: Any,
-    message: Any,
-    server: int,
-) -> None:
-    """Entry point of a build process: its own process group, killed with its parent; a
-    failure is written to `message` as one line (no traceback on the server's stderr)."""
-    import os
-    import sys
-
-    os.setpgrp()
-    _reap_group_with_parent(server)
-    with suppress(OSError):
-        os.nice(10)  # a build never slows the server's answers
-
-    def progress(done: int, total: int) -> None:
-        counters[0], counters[1] = int(done), int(total)
-
-    def blocks(done: int, total: int) -> None:
-        # the written blocks are their own phase; after the last, the table is opened
-        counters[0], counters[1] = int(done), int(total)
-        counters[2] = 1 if done < total else 2
-
-    try:
-        solver = importlib.import_module("boardlab.solver.api")
-        rules = rules_of(game, variant, size)
-        folder = Path(tables) if tables else None
-        try:
-            solver.ensure_table(rules, folder, on_progress=progress, jobs=1, on_blocks=blocks)
-        except CorruptTableError:  # a damaged file: build it again over it
-            counters[2] = 0
-            solver.run_build(rules, folder, 1, on_progress=progress, on_blocks=blocks)
-    except Exception as exc:
-        text = hide_paths(" ".join(str(exc).split()) or exc.__class__.__name__)
-        message.value = text.encode("utf-8", "replace")[: BUILD_MESSAGE_BYTES - 1]
-        sys.exit(1)
-
-
-BUILD_MESSAGE_BYTES = 400
-
-
-def _kill_group(proc: Any) -> None:
-    """SIGTERM, then SIGKILL, to a build process and every process it started."""
-    import os
-    import signal
-
-    pid = proc.pid
-    for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 3.0)):
-        if not proc.is_alive():
-            break
-        with suppress(ProcessLookupError, PermissionError):
-            os.killpg(pid, sig)
-        with suppress(ProcessLookupError):
-            os.kill(pid, sig)
-        proc.join(timeout=wait)
-
-
-# Seconds a table takes to build from the page on a 2-core machine, rounded up: the page
-# says this before a build starts, then the time left from the build's own pace. A 5×5
-# build from the page took 96 s (a fresh process that also loads its compiled kernels, on a
-# server that is warming up), far more than the solve alone (README: about 14 s).
-BUILD_ESTIMATE_S = {3: 1.0, 4: 1.0, 5: 100.0}
-
-
 class Service:
-    """Shared, thread-safe caches (players, the table store); never a game in play."""
+    """What the API does with shared, thread-safe state: the computer players' pools and the
+    tables' builds (`players`, `builds`); never a game in play."""
 
     def __init__(
         self,
@@ -343,48 +137,14 @@ class Service:
         max_pools: int = MAX_POOLS,
     ) -> None:
         self.tables = tables
-        self.allow_builds = allow_builds
-        self._lock = threading.Lock()
-        self._players: OrderedDict[tuple[str, str], PlayerPool] = OrderedDict()
-        self._max_pools = max(1, max_pools)
-        self._jobs: dict[str, TableJob] = {}
-        self._phases: dict[str, str] = {}  # kept for the page's phase field
+        self.players = PlayerPools(tables, max_pools)
+        self.builds = TableBuilds(tables, allow_builds=allow_builds)
 
-    # -- players ---------------------------------------------------------------------------
-    def _pool(self, level: str, rules: AnyRules) -> PlayerPool:
-        def make() -> Any:
-            player = make_player(level, rules, self.tables)
-            if hasattr(player, "build_small"):
-                player.build_small = False  # level 4 never builds inside a move request
-            return player
+    def close(self) -> None:
+        """Stop any build and close open tables (server shutdown)."""
+        self.builds.close()
 
-        key = (level, rules_key(rules))
-        with self._lock:
-            pool = self._players.get(key)
-            if pool is not None:
-                self._players.move_to_end(key)
-        if pool is None:
-            first = make()  # raises, with the reason, for an unknown level
-            fresh = PlayerPool(make)
-            fresh.add(first)
-            with self._lock:
-                pool = self._players.setdefault(key, fresh)
-                self._players.move_to_end(key)
-                while len(self._players) > self._max_pools:
-                    # players borrowed from a dropped pool finish their request and go
-                    self._players.popitem(last=False)
-        return pool
-
-    def drop_players(self) -> None:
-        """Forget every player pool (players busy now finish their request and go)."""
-        with self._lock:
-            self._players.clear()
-
-    def pool_count(self) -> int:
-        """How many player pools are kept now (bounded by `max_pools`)."""
-        with self._lock:
-            return len(self._players)
-
+    # -- moves -----------------------------------------------------------------------------
     def choose(
         self,
         rules: AnyRules,
@@ -399,11 +159,11 @@ class Service:
         if budget is not None:
             budget.check()
         history = session.positions[:-1]
-        with self._pool(level, rules).player() as player:
+        with self.players.pool(level, rules).player() as player:
             try:
                 return player.choose(rules, session.position, history, rng)
             except CorruptTableError:
-                self._forget_table(rules)
+                self.builds.forget_table(rules)
                 raise
 
     def _level4_table(self, rules: AnyRules, level: str) -> tuple[s.TableState | None, str | None]:
@@ -412,7 +172,7 @@ class Service:
         table_level = get_game(rules.game).table_level
         if table_level is None or level != str(table_level):
             return None, None
-        status = self.table_status(rules)
+        status = self.builds.table_status(rules)
         if status.state == "ready":
             return "ready", None
         if status.state == "damaged":
@@ -535,242 +295,6 @@ class Service:
             return None
         return s.ForcedOut(winner=int(found.winner), plies=int(found.plies))
 
-    # -- tables ----------------------------------------------------------------------------
-    def _forget_table(self, rules: AnyRules) -> None:
-        """Drop a table found damaged, here and in the players' cache, so that the next
-        request opens the file again (e.g. once it has been rebuilt)."""
-        self.tables.forget(rules)
-
-    def table_status(self, rules: AnyRules) -> s.TableOut:
-        """Ready, missing, building (with progress), failed, damaged or unsolvable."""
-        ruleset = rules_key(rules)
-        store = self.tables
-        if not store.solvable(rules):
-            has_tables = get_game(rules.game).solver_adapter is not None
-            return s.TableOut(
-                ruleset=ruleset,
-                solvable=False,
-                state="unsolvable",
-                message=(
-                    f"no table for {rules.game} at size {rules.size}"
-                    if has_tables
-                    else f"the solver has no tables for {rules.game}"
-                ),
-            )
-        with self._lock:
-            job = self._jobs.get(ruleset)
-        if store.is_open(rules):
-            return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
-        if job is not None:
-            self._poll(job)
-            here = job.counters is None and job.state == "building" and job.phase == "solving"
-            progress = store.progress(rules) if here else None
-            if progress is not None:  # a build in this process: the store counts the slices
-                job.done, job.total = progress.done, progress.total
-            if job.state in ("building", "failed"):
-                return s.TableOut(
-                    ruleset=ruleset,
-                    solvable=True,
-                    state=job.state,  # type: ignore[arg-type]
-                    done=job.done,
-                    total=job.total,
-                    message=job.message,
-                    phase=job.phase if job.state == "building" else None,  # type: ignore[arg-type]
-                    **self._build_cost(rules),
-                )
-        try:
-            self.table(rules)
-        except MissingTableError as exc:
-            return s.TableOut(
-                ruleset=ruleset,
-                solvable=True,
-                state="missing",
-                message=hide_paths(str(exc)),
-                **self._build_cost(rules),
-            )
-        except CorruptTableError as exc:
-            return s.TableOut(
-                ruleset=ruleset,
-                solvable=True,
-                state="damaged",
-                message=f"table damaged: {hide_paths(str(exc))}",
-                **self._build_cost(rules),
-            )
-        return s.TableOut(ruleset=ruleset, solvable=True, state="ready")
-
-    def _build_cost(self, rules: AnyRules) -> dict[str, Any]:
-        """What a build of these (solvable) rules would take, as TableOut fields: a board
-        built in a few minutes gets its page estimate; a bigger one is not `buildable` from
-        the page and names what it is, its time and disk here, and the commands to run."""
-        from boardlab.solver.api import rebuild_command, require_game
-        from boardlab.solver.buildcost import build_cost
-
-        game = require_game(solver_view(rules))
-        cost = build_cost(game, self.tables.folder)
-        if cost.page_buildable:
-            small = BUILD_ESTIMATE_S.get(rules.size)
-            return {
-                "estimate_s": small if small is not None else cost.seconds,
-                "estimate_measured": cost.measured and small is None,
-                "disk_bytes": cost.disk_bytes,
-            }
-        return {
-            "buildable": False,
-            "estimate_s": cost.seconds,
-            "estimate_measured": cost.measured,
-            "disk_bytes": cost.disk_bytes,
-            "positions": cost.positions,
-            "commands": [
-                rebuild_command(rules),
-                f"boardlab tables install FOLDER-OR-URL/{game.ruleset_id}",
-            ],
-        }
-
-    def table(self, rules: AnyRules) -> Any:
-        """The open tablebase for these rules; raises MissingTableError or CorruptTableError
-        (also for a file that cannot be read at all)."""
-        try:
-            return self.tables.open(rules)
-        except OSError as exc:
-            from boardlab.solver.api import rebuild_command
-
-            raise CorruptTableError(
-                f"cannot read the table ({exc.strerror or exc.__class__.__name__}); rebuild it "
-                f"with: {rebuild_command(rules)} --force"
-            ) from None
-
-    def _poll(self, job: TableJob) -> None:
-        """Update a build job from its process (progress, and how it ended)."""
-        if job.counters is not None:
-            job.done, job.total = int(job.counters[0]), int(job.counters[1])
-            job.phase = PHASES[min(max(int(job.counters[2]), 0), 2)]
-        proc = job.process
-        if job.state != "building" or proc is None or proc.is_alive():
-            return
-        proc.join(timeout=0)
-        if job.state == "building":
-            if proc.exitcode == 0:
-                job.state = "ready"
-            else:
-                job.state = "failed"
-                told = bytes(job.failure.value).decode("utf-8", "replace") if job.failure else ""
-                job.message = told or f"the build stopped (exit status {proc.exitcode})"
-        job.process = None
-
-    def building(self) -> str | None:
-        """The ruleset being built now, if any."""
-        with self._lock:
-            jobs = list(self._jobs.items())
-        for key, job in jobs:
-            self._poll(job)
-            if job.state == "building":
-                return key
-        return None
-
-    def start_build(
-        self,
-        rules: AnyRules,
-        allowed: bool | None = None,
-        run: Callable[[Callable[[], None]], None] | None = None,
-    ) -> s.TableOut:
-        """Start building a table in a separate process (one build at a time); idempotent
-        for the table being built. `allowed` overrides the server's --allow-builds; `run`
-        (for embedding and tests) runs the build in this process instead: run(work)."""
-        if not (self.allow_builds if allowed is None else allowed):
-            raise BuildsNotAllowedError(
-                "table builds from the web are off on this server (start it with "
-                "--allow-builds, or build with `boardlab solve` on the server)"
-            )
-        status = self.table_status(rules)
-        if status.state not in ("missing", "failed", "damaged"):
-            return status
-        if not status.buildable:
-            raise BuildsNotAllowedError(
-                f"this table takes about {status.estimate_s or 0:,.0f} s to build here, too long "
-                f"for the page: build it with `{status.commands[0]}` or install it with "
-                f"`{status.commands[1]}`"
-            )
-        key = rules_key(rules)
-        other = self.building()
-        if other is not None and other != key:
-            raise BuildBusyError(f"another table is being built ({other}); try again later")
-        if run is not None:
-            return self._build_here(rules, run)
-        import multiprocessing as mp
-
-        ctx = mp.get_context("spawn")
-        counters = ctx.Array("q", 3, lock=False)
-        message = ctx.Array("c", BUILD_MESSAGE_BYTES, lock=False)
-        job = TableJob(counters=counters, failure=message)
-        self._forget_table(rules)
-        proc = ctx.Process(
-            target=_build_process,
-            args=(
-                rules.game,
-                rules.variant,
-                rules.size,
-                str(self.tables.folder),
-                counters,
-                message,
-                os.getpid(),
-            ),
-            name=f"boardlab-build-{key}",
-            daemon=True,
-        )
-        with self._lock:
-            self._jobs[key] = job
-        with sigint_blocked():  # Ctrl-C is the server's to handle: it stops the build
-            proc.start()
-        job.process = proc
-        return self.table_status(rules)
-
-    def _build_here(self, rules: AnyRules, run: Callable[[Callable[[], None]], None]) -> s.TableOut:
-        """The build in this process, through the table store, with the same job record."""
-        key = rules_key(rules)
-        job = TableJob(phase="solving")
-        with self._lock:
-            self._jobs[key] = job
-        self._forget_table(rules)
-
-        def slices(done: int, total: int) -> None:
-            job.done, job.total = int(done), int(total)
-
-        def blocks(done: int, total: int) -> None:
-            job.phase = "writing" if done < total else "opening"
-            job.done, job.total = int(done), int(total)
-
-        def work() -> None:
-            try:
-                self.tables.build(rules, on_progress=slices, on_blocks=blocks)
-            except Exception as exc:
-                job.state, job.message = "failed", hide_paths(" ".join(str(exc).split()))
-            else:
-                job.state = "ready"
-
-        run(work)
-        return self.table_status(rules)
-
-    def cancel_build(self, rules: AnyRules) -> s.TableOut:
-        """Stop the build of these rules' table (its whole process group)."""
-        key = rules_key(rules)
-        with self._lock:
-            job = self._jobs.get(key)
-        if job is not None and job.state == "building" and job.process is not None:
-            job.state = "failed"
-            job.message = "the build was cancelled"
-            _kill_group(job.process)
-            job.process = None
-        return self.table_status(rules)
-
-    def close(self) -> None:
-        """Stop any build and close open tables (server shutdown)."""
-        with self._lock:
-            jobs = list(self._jobs.values())
-        for job in jobs:
-            if job.process is not None:
-                _kill_group(job.process)
-        self.tables.forget()
-
     # -- analysis --------------------------------------------------------------------------
     def analysis(self, spec: s.GameSpec) -> s.AnalysisOut:
         """Values of the position, of every legal move and of every position of the game."""
@@ -778,12 +302,12 @@ class Service:
         try:
             return self._analysis(rules, session)
         except CorruptTableError:
-            self._forget_table(rules)  # the next request opens the file again
+            self.builds.forget_table(rules)  # the next request opens the file again
             raise
 
     def _analysis(self, rules: AnyRules, session: Session) -> s.AnalysisOut:
         to_move = session.to_move
-        status = self.table_status(rules)
+        status = self.builds.table_status(rules)
         if status.state != "ready":
             reason = status.message or {
                 "missing": "no table for this size yet",
@@ -796,7 +320,7 @@ class Service:
                 to_move=to_move,
                 forced=self.forced(rules, session),
             )
-        table = self.table(rules)
+        table = self.builds.table(rules)
         history = []
         for i, pos in enumerate(session.positions):
             v, r = table.probe(pos)

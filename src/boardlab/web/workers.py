@@ -39,9 +39,10 @@ def _init_worker(tables: str | None, flags: Any, server: int) -> None:
     """Worker start: die with the server, leave Ctrl-C to the server, make the service."""
     global _service, _flags
     from boardlab.solver.store import TableStore
-    from boardlab.web.service import Service, _set_parent_death_signal
+    from boardlab.web.processes import set_parent_death_signal
+    from boardlab.web.service import Service
 
-    _set_parent_death_signal(server)
+    set_parent_death_signal(server)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with suppress(OSError):
         os.nice(WORKER_NICE)  # the server process and quick requests come first
@@ -71,7 +72,7 @@ def _run_in_worker(kind: str, payload: dict[str, Any], slot: int, deadline: floa
         if kind == "estimate":
             from boardlab.web.estimates import estimate_out
 
-            return estimate_out(s.GameSpec.model_validate(payload), budget).model_dump()
+            return estimate_out(s.EstimateRequest.model_validate(payload), budget).model_dump()
         if kind == "pie":
             return _service.pie(s.PieRequest.model_validate(payload)).model_dump()
         if kind == "warm-up":  # load the players and their compiled kernels
@@ -97,7 +98,7 @@ def _bound_memory() -> None:
     """After a request: a worker over its memory bound drops its idle players (and their
     search tables) so the memory goes back."""
     if _rss_mb() > WORKER_MEMORY_MB:
-        _service.drop_players()
+        _service.players.drop()
         gc.collect()
 
 

@@ -22,7 +22,8 @@ from boardlab.games.dodgem.tiers import (
     tiers_for,
 )
 from boardlab.solver.api import decode
-from boardlab.solver.engine import make_plan, solve_in_memory
+from boardlab.solver.packsolve import solve_in_memory
+from boardlab.solver.plan import make_plan
 from tests.solver import reference
 from tests.solver.legacy.build import solve_in_memory as legacy_solve
 from tests.solver.legacy.index import geometry_rules, scheme_for

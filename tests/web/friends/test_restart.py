@@ -22,6 +22,10 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+# how long a request or a socket may wait for an answer: far above a quiet machine's
+# milliseconds, so that a loaded one (a fresh server compiling, other tests) still passes
+WAIT = 60.0
+
 
 def free_port() -> int:
     """A free port of issue 14's range, 8140-8199, split between the xdist workers so that
@@ -74,9 +78,9 @@ def hello(
     stack: ExitStack, port: int, game_id: str, token: str
 ) -> tuple[ClientConnection, dict[str, Any]]:
     url = f"ws://127.0.0.1:{port}/api/friends/{game_id}/ws"
-    ws = stack.enter_context(connect(url, open_timeout=10))
+    ws = stack.enter_context(connect(url, open_timeout=WAIT))
     ws.send(json.dumps({"type": "hello", "token": token}))
-    msg = json.loads(ws.recv(timeout=10))
+    msg = json.loads(ws.recv(timeout=WAIT))
     assert msg["type"] == "state"
     state: dict[str, Any] = msg["state"]
     return ws, state
@@ -86,7 +90,7 @@ def play(ws: ClientConnection, state: dict[str, Any]) -> dict[str, Any]:
     """Send the first legal move; returns the state that acknowledges it."""
     ws.send(json.dumps({"type": "move", "move": state["legal_moves"][0], "ply": state["ply"]}))
     while True:
-        msg = json.loads(ws.recv(timeout=10))
+        msg = json.loads(ws.recv(timeout=WAIT))
         assert msg["type"] == "state", msg
         if msg["state"]["ply"] == state["ply"] + 1:
             acked: dict[str, Any] = msg["state"]
@@ -100,7 +104,8 @@ def test_sigkill_in_mid_game_loses_no_acknowledged_move(tmp_path: Path, db_url: 
     acked: list[str] = []
     with server(url, tmp_path / "tables", port) as proc:
         base = f"http://127.0.0.1:{port}"
-        created = httpx.post(f"{base}/api/friends", json={"game": "dodgem", "size": 3}).json()
+        new = {"game": "dodgem", "size": 3}
+        created = httpx.post(f"{base}/api/friends", json=new, timeout=WAIT).json()
         gid = created["id"]
         tokens = {
             created["colour"]: created["token"],
@@ -109,7 +114,7 @@ def test_sigkill_in_mid_game_loses_no_acknowledged_move(tmp_path: Path, db_url: 
         with ExitStack() as stack:
             # the invited seat joins by saying hello on its socket
             sockets = {c: hello(stack, port, gid, tokens[c])[0] for c in (0, 1)}
-            state = httpx.get(f"{base}/api/friends/{gid}").json()
+            state = httpx.get(f"{base}/api/friends/{gid}", timeout=WAIT).json()
             assert state["status"] == "playing"
             for _ in range(4):
                 state = play(sockets[state["to_move"]], state)
@@ -134,7 +139,7 @@ def race(url: str, auth: dict[str, str], moves: list[str]) -> list[int]:
 
     def send(move: str) -> None:
         barrier.wait()
-        r = httpx.post(url, json={"move": move, "ply": 0}, headers=auth, timeout=20)
+        r = httpx.post(url, json={"move": move, "ply": 0}, headers=auth, timeout=WAIT)
         codes.append(r.status_code)
 
     threads = [threading.Thread(target=send, args=(m,)) for m in moves]
@@ -152,11 +157,13 @@ def test_two_moves_raced_over_http_one_is_accepted(tmp_path: Path, db_url: str) 
     with server(url, tmp_path / "tables", port):
         base = f"http://127.0.0.1:{port}"
         for _ in range(3):
-            created = httpx.post(f"{base}/api/friends", json={"size": 3, "colour": "first"}).json()
+            new = {"size": 3, "colour": "first"}
+            created = httpx.post(f"{base}/api/friends", json=new, timeout=WAIT).json()
             gid = created["id"]
             auth = {"Authorization": f"Bearer {created['token']}"}
             invite = {"Authorization": f"Bearer {created['invite_token']}"}
-            state = httpx.post(f"{base}/api/friends/{gid}/join", headers=invite).json()
+            joined = httpx.post(f"{base}/api/friends/{gid}/join", headers=invite, timeout=WAIT)
+            state = joined.json()
             codes = race(f"{base}/api/friends/{gid}/move", auth, state["legal_moves"][:2])
             assert sorted(codes) == [200, 409]
-            assert len(httpx.get(f"{base}/api/friends/{gid}").json()["moves"]) == 1
+            assert len(httpx.get(f"{base}/api/friends/{gid}", timeout=WAIT).json()["moves"]) == 1

@@ -117,7 +117,7 @@ class DodgemShape:
         return depth
 
     def tier_levels(self) -> dict[int, int]:
-        """Each canonical tier's level in the solve (`boardlab.solver.engine.tier_levels`):
+        """Each canonical tier's level in the solve (`boardlab.solver.plan.tier_levels`):
         a move changes one side's key to a child key, so the level of (a, b) is the depth
         of a plus the depth of b."""
         depth = self.key_depth()

@@ -12,14 +12,19 @@ export class ApiError extends Error {
 }
 
 /**
+ * The one way the pages talk to the server: JSON in and out, an ApiError (the server's
+ * one-line error, its kind and the HTTP status) for any failure.
  * @param {string} method @param {string} path @param {unknown} [body] @param {AbortSignal} [signal]
+ * @param {Record<string, string>} [headers] more headers (a seat's token)
  * @returns {Promise<any>}
  */
-async function request(method, path, body, signal) {
+export async function request(method, path, body, signal, headers = {}) {
+  /** @type {Record<string, string>} */
+  const sent = { ...headers };
   /** @type {RequestInit} */
-  const init = { method, headers: {}, signal };
+  const init = { method, headers: sent, signal };
   if (body !== undefined) {
-    init.headers = { "Content-Type": "application/json" };
+    sent["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   let res;
@@ -40,6 +45,18 @@ async function request(method, path, body, signal) {
     throw new ApiError(msg, (data && data.kind) || "HttpError", res.status);
   }
   return data;
+}
+
+/** A text answer (a record file), with the same errors as `request`. @param {string} path */
+export async function requestText(path) {
+  let res;
+  try {
+    res = await fetch(path);
+  } catch {
+    throw new ApiError("the server cannot be reached", "NetworkError", 0);
+  }
+  if (!res.ok) throw new ApiError(`HTTP ${res.status}`, "HttpError", res.status);
+  return res.text();
 }
 
 /**
@@ -82,8 +99,10 @@ export const api = {
   analysis: (game, signal) => request("POST", "/api/analysis", spec(game), signal),
   /** The search's estimate where no table exists. @param {Game} game @param {AbortSignal} [signal] */
   estimate: (game, signal) => request("POST", "/api/estimate", spec(game), signal),
-  /** @param {{game: string, variant: string, size: number}} g */
-  tableStatus: (g) => request("GET", `/api/tables?${rulesQuery(g)}`),
+  /** A review's quick estimate (a quarter of the search's budget). @param {Game} game @param {AbortSignal} [signal] */
+  quickEstimate: (game, signal) => request("POST", "/api/estimate", { ...spec(game), quick: true }, signal),
+  /** @param {{game: string, variant: string, size: number}} g @param {AbortSignal} [signal] */
+  tableStatus: (g, signal) => request("GET", `/api/tables?${rulesQuery(g)}`, undefined, signal),
   /** @param {{game: string, variant: string, size: number}} g */
   buildTable: (g) => request("POST", "/api/tables", { game: g.game, variant: g.variant, size: g.size }),
   /** Stop a build started from the page. @param {{game: string, variant: string, size: number}} g */

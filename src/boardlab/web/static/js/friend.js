@@ -6,15 +6,12 @@
 // drops the page polls every few seconds and reconnects with a growing pause; both stop once
 // the socket is back.
 
-import { createDodgemBoard } from "./boards/dodgem.js";
-import { createDotDashBoard } from "./boards/dotdash.js";
-import { createGenericBoard } from "./boards/generic.js";
+import { request, requestText } from "./api.js";
+import { boardMaker, loadRenderers } from "./boards/registry.js";
 import { applyFriendTexts, clockText, friendHash, ft, isOlder, parseFriendHash } from "./friend-i18n.js";
 import "./theme.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 
-/** @type {Record<string, (host: HTMLElement, handlers: any) => {update: (v: any) => void}>} */
-const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
 const INVITES = "boardlab.friend.invites.v1";
 const POLL_MS = 2500;
 
@@ -39,25 +36,9 @@ const page = {
 };
 
 // -- HTTP ------------------------------------------------------------------------------------
-/** @param {string} method @param {string} path @param {unknown} [body] */
-async function call(method, path, body) {
-  /** @type {Record<string, string>} */
-  const headers = {};
-  if (page.token) headers.Authorization = `Bearer ${page.token}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const err = new Error((data && data.error) || `HTTP ${res.status}`);
-    /** @type {any} */ (err).status = res.status;
-    throw err;
-  }
-  return data;
+/** A request of this seat (its token, where it holds one). @param {string} method @param {string} path @param {unknown} [body] */
+function call(method, path, body) {
+  return request(method, path, body, undefined, page.token ? { Authorization: `Bearer ${page.token}` } : {});
 }
 
 /** @param {string} text @param {"warn" | "info"} [kind] */
@@ -108,7 +89,7 @@ async function showCreate() {
   $("f-create").hidden = false;
   $("f-play").hidden = true;
   $("f-side").hidden = true;
-  page.catalogue = await call("GET", "/api/games");
+  page.catalogue = page.catalogue || (await call("GET", "/api/games"));
   fillForm();
   for (const id of ["f-game", "f-variant", "f-setup"]) $(id).addEventListener("change", fillForm);
   $("f-clock-on").addEventListener("change", () => {
@@ -323,8 +304,8 @@ function render(state) {
 function drawBoard() {
   const s = page.state;
   if (!page.board || page.boardGame !== s.game) {
-    const make = RENDERERS[s.game] || createGenericBoard;
-    page.board = make($("board"), handlers);
+    const make = boardMaker(s.game);
+    page.board = /** @type {{update: (v: any) => void}} */ (make($("board"), handlers));
     page.boardGame = s.game;
   }
   const ply = s.moves.length;
@@ -464,8 +445,7 @@ function wire() {
   });
   $("f-export").addEventListener("click", async () => {
     try {
-      const res = await fetch(`/api/friends/${page.game}/record`);
-      /** @type {HTMLTextAreaElement} */ ($("f-record-text")).value = await res.text();
+      /** @type {HTMLTextAreaElement} */ ($("f-record-text")).value = await requestText(`/api/friends/${page.game}/record`);
       /** @type {HTMLDialogElement} */ ($("f-record-dialog")).showModal();
     } catch (err) {
       say(/** @type {Error} */ (err).message);
@@ -489,10 +469,16 @@ function wire() {
   });
 }
 
-function main() {
+async function main() {
   applyI18n();
   applyFriendTexts();
   wire();
+  try {
+    page.catalogue = await call("GET", "/api/games");
+    await loadRenderers(page.catalogue); // each game's board, by the renderer it declares
+  } catch (err) {
+    say(/** @type {Error} */ (err).message);
+  }
   const link = parseFriendHash(location.hash);
   if (link) {
     openGame(link.game, link.token);

@@ -34,6 +34,8 @@ a square board and tries to be the first to get all of them off the far side.</p
   quickly (double-click or double-tap), or the arrow beyond the edge, to drive it off the board.</li>
   <li>Keyboard: focus the board with Tab, move with the arrow keys, Enter or Space to pick up and
   put down, Enter again on the picked-up car (or X) to leave the board, Escape to drop it.</li>
+  <li>The <em>⇅</em> switch at the top (or the F key) turns the board round, the other side at the
+  bottom, in every page with a board; the browser remembers it.</li>
   <li><em>New game</em> chooses the game, variant and board size and, for each colour, a human or a
   computer level (1 is gentle; 4 plays perfectly where its table is ready and by search elsewhere).
   Tick <em>alternate colours</em> to switch sides every game: the fair way to play a series.</li>
@@ -106,6 +108,7 @@ const ja = `
   (ダブルクリック/ダブルタップ)か、盤の外の矢印を押すと盤外へ出します。</li>
   <li>キーボード: Tab で盤を選び、矢印キーで移動、Enter かスペースで車を持ち上げて置きます。
   持ち上げた車の上でもう一度 Enter(または X)で盤外へ、Esc で取り消しです。</li>
+  <li>上の「⇅」(または F キー)で盤を反転し、相手側を手前にできます。盤のあるどのページでも使え、ブラウザが覚えています。</li>
   <li>「新しい対局」でゲーム・ルール・盤の大きさと、色ごとに人間かコンピュータのレベル(1はやさしく、
   4はデータベースがあれば完全、なければ探索)を選びます。「先後を交代」を選ぶと対局ごとに色が入れ替わります。</li>
   <li>対局中は「待った」「進める」「投了」「先後入れ替え」が使えます。</li>

@@ -4,6 +4,7 @@
 // browser's puzzle list (the one before the human's last move if it makes a puzzle, else the
 // one the computer moved from).
 
+import { request } from "./api.js";
 import "./learn-texts.js";
 import { ratedLabel } from "./ladder.js";
 import { encodeLink } from "./links.js";
@@ -24,8 +25,7 @@ function ladderFor(game, variant, size) {
   if (!p) {
     const q = new URLSearchParams({ game, size: String(size) });
     if (variant) q.set("variant", variant);
-    p = fetch(`/api/ladder?${q}`)
-      .then((r) => (r.ok ? r.json() : { ratings: {} }))
+    p = request("GET", `/api/ladder?${q}`)
       .then((d) => d.ratings || {})
       .catch(() => ({}));
     ladders.set(key, p);
@@ -59,13 +59,13 @@ export function wireLearning(store, notify) {
     if (!offer()) return;
     const human = seats(s).findIndex((x) => !isComputer(x));
     for (const position of saveCandidates(s.view, human)) {
-      const res = await fetch("/api/puzzle", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game: s.game.game, variant: s.game.variant, size: s.game.size, position }),
-      });
-      if (!res.ok) continue;
-      const { added } = savePuzzle(localStorage, await res.json());
+      let found;
+      try {
+        found = await request("POST", "/api/puzzle", { game: s.game.game, variant: s.game.variant, size: s.game.size, position });
+      } catch {
+        continue;
+      }
+      const { added } = savePuzzle(localStorage, found);
       notify(t(added ? "pz.savedToast" : "pz.savedAlready"), "info");
       return;
     }
@@ -96,30 +96,9 @@ export function wireLearning(store, notify) {
   for (const id of ["s-game", "s-variant", "s-size"]) $(id).addEventListener("change", () => decorate());
   decorate();
 
-  // Review needs a complete table: offered only where one is built or builds on the spot
-  /** @type {Array<{game: string, variant: string, sizes: number[], ready: number[]}>} */
-  let covered = [];
-  const reviewable = () => {
-    const g = S().game;
-    const ok = covered.some((r) => r.game === g.game && r.variant === g.variant && (r.ready || []).includes(g.size));
-    review.hidden = !ok;
-  };
-  const loadCovered = () =>
-    fetch("/api/puzzles/rulesets")
-      .then((r) => (r.ok ? r.json() : { rulesets: [] }))
-      .then((d) => {
-        covered = d.rulesets || [];
-        reviewable();
-      })
-      .catch(() => {});
-  loadCovered();
-  store.subscribe((s, prev) => {
-    if (s.game !== prev.game) reviewable();
-    // a table built from this page makes its games reviewable at once
-    const ready = (/** @type {any} */ tb) => !!tb && tb.state === "ready";
-    if (ready(s.table) && !ready(prev.table)) loadCovered();
-  });
-  review.hidden = true;
+  // Review is offered on every board: from the table where one covers it, else by the
+  // search's estimates (the Review page falls back by itself)
+  review.hidden = false;
 
   review.addEventListener("click", () => {
     location.href = `/review#${encodeLink(S().game)}`;

@@ -148,5 +148,60 @@ export const LEARN_JA = {
   "rv.back": "局面に戻る",
 };
 
-Object.assign(TEXTS.en, LEARN_EN);
-Object.assign(TEXTS.ja, LEARN_JA);
+// Review by the search, where no table exists
+export const ESTIMATE_REVIEW_EN = {
+  "chart.share": "{colour}'s estimated share",
+  "rv.estChart": "Estimated share of each position",
+  "rv.estChartLabel": "{colour}'s estimated share of each position of the game",
+  "rv.estBy": "No table covers this board: each position is estimated by the level-4 search, {depth}, a quick look (an estimate, not perfect play).",
+  "rv.estDepth": "depth {d}",
+  "rv.estDepths": "depth {lo} to {hi}",
+  "rv.estProgress": "Estimating position {done} of {total}",
+  "rv.estStop": "Stop",
+  "rv.estStopped": "Stopped after {done} of {total} positions.",
+  "rv.estFailed": "The estimate stopped at position {done}: {msg}",
+  "rv.estNone": "No mistakes by the estimate",
+  "rv.estOne": "By the estimate, 1 mistake, at move {number} ({colour} {move})",
+  "rv.estMany": "By the estimate, {n} mistakes, first at move {number} ({colour} {move})",
+  "rv.estDubiousOne": "; 1 dubious move",
+  "rv.estDubiousMany": "; {n} dubious moves",
+  "rv.mark.est-dubious": "dubious",
+  "rv.mark.est-mistake": "mistake",
+  "rv.estSide": "{n} of {total} moves kept the estimate",
+  "rv.estSideDubious": "{n} dubious",
+  "rv.estSideMistake": "{n} mistakes",
+  "rv.estKept": "kept its estimated share",
+  "rv.estPending": "not estimated yet",
+  "rv.estBest": "The search preferred {move} (depth {depth})",
+  "rv.estLine": "Its line: {line}",
+};
+
+export const ESTIMATE_REVIEW_JA = {
+  "chart.share": "{colour}の推定勝率",
+  "rv.estChart": "各局面の推定勝率",
+  "rv.estChartLabel": "対局の各局面での{colour}の推定勝率",
+  "rv.estBy": "この盤にはデータベースがないため、各局面をレベル4の探索（{depth}）で短く推定しています（完全解析ではなく推定です）。",
+  "rv.estDepth": "深さ{d}",
+  "rv.estDepths": "深さ{lo}〜{hi}",
+  "rv.estProgress": "局面を推定中：{total}局面中{done}",
+  "rv.estStop": "中止",
+  "rv.estStopped": "{total}局面中{done}局面で中止しました。",
+  "rv.estFailed": "{done}局面目で推定が止まりました：{msg}",
+  "rv.estNone": "推定では悪手なし",
+  "rv.estOne": "推定では悪手 1 回（{number} 手目、{colour} {move}）",
+  "rv.estMany": "推定では悪手 {n} 回、最初は {number} 手目（{colour} {move}）",
+  "rv.estDubiousOne": "／疑問手 1 回",
+  "rv.estDubiousMany": "／疑問手 {n} 回",
+  "rv.mark.est-dubious": "疑問手",
+  "rv.mark.est-mistake": "悪手",
+  "rv.estSide": "{total}手中{n}手で推定を保つ",
+  "rv.estSideDubious": "疑問手{n}",
+  "rv.estSideMistake": "悪手{n}",
+  "rv.estKept": "推定勝率を保った",
+  "rv.estPending": "まだ推定していません",
+  "rv.estBest": "探索の最善手は {move}（深さ{depth}）",
+  "rv.estLine": "その進行：{line}",
+};
+
+Object.assign(TEXTS.en, LEARN_EN, ESTIMATE_REVIEW_EN);
+Object.assign(TEXTS.ja, LEARN_JA, ESTIMATE_REVIEW_JA);

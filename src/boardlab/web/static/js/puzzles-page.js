@@ -5,9 +5,8 @@
 // a retry. Rating, streak and saved puzzles live in this browser (puzzles.js).
 
 import "./learn-texts.js";
-import { api } from "./api.js";
-import { createDodgemBoard } from "./boards/dodgem.js";
-import { createGenericBoard } from "./boards/generic.js";
+import { api, request } from "./api.js";
+import { boardMaker, loadRenderers } from "./boards/registry.js";
 import "./theme.js";
 import { applyI18n, onLangChange, setLang, t } from "./i18n.js";
 import { judge, loadProgress, loadSaved, nextPuzzle, recordTry, saveProgress, taskKey } from "./puzzles.js";
@@ -15,8 +14,6 @@ import { createStore } from "./store.js";
 
 /** @param {string} id @returns {HTMLElement} */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-/** @type {Record<string, Function>} */
-const RENDERERS = { dodgem: createDodgemBoard };
 const BATCH = 12;
 const REPLY_MS = 450;
 
@@ -96,7 +93,7 @@ function renderBoard() {
   const s = S();
   if (!s.view) return;
   if (!board || boardGame !== s.view.game) {
-    const make = RENDERERS[s.view.game] || createGenericBoard;
+    const make = boardMaker(s.view.game);
     board = make($("board"), { onMove: humanMove, onIllegal: (/** @type {string | null} */ m) => note(m), canAct: () => null });
     boardGame = s.view.game;
   }
@@ -224,9 +221,7 @@ async function next() {
       const seed = S().seed + 1;
       const q = new URLSearchParams({ game: r.game, variant: r.variant, size: String(size), count: String(BATCH), seed: String(seed) });
       if (kind) q.append("kind", kind);
-      const res = await fetch(`/api/puzzles?${q}`);
-      const data = await res.json();
-      if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+      const data = await request("GET", `/api/puzzles?${q}`);
       if (!data.puzzles.length) throw new Error(t("pz.none"));
       store.set({ seed, batch: data.puzzles });
       s = S();
@@ -290,8 +285,12 @@ async function main() {
     next();
   });
   for (const id of ["pz-size", "pz-kind"]) $(id).addEventListener("change", () => next());
-  const res = await fetch("/api/puzzles/rulesets");
-  store.set({ rulesets: (await res.json()).rulesets });
+  try {
+    await loadRenderers(await api.games()); // each game's board, by the renderer it declares
+  } catch {
+    // without the catalogue every board is drawn by the generic renderer
+  }
+  store.set({ rulesets: (await request("GET", "/api/puzzles/rulesets")).rulesets });
   // a link may choose the rules and the seed: #variant=classic&size=4&seed=7&kind=win
   const q = new URLSearchParams(location.hash.slice(1));
   const seed = Number(q.get("seed"));

@@ -23,16 +23,19 @@ export const MISTAKES = ["win-loss", "win-draw", "draw-loss"];
  * @property {number | null} best_remoteness
  */
 
-/** The class a mark gets: "mistake", "slower" or "" (a move that kept the value).
+/** The class a mark gets: "mistake", "slower" or "" (a move that kept the value); marks of
+ * the review by the search: "mistake", "dubious" or "pending" (not estimated yet).
  * @param {string} mark */
 export function markClass(mark) {
-  if (MISTAKES.includes(mark)) return "mistake";
+  if (MISTAKES.includes(mark) || mark === "est-mistake") return "mistake";
+  if (mark === "est-dubious") return "dubious";
+  if (mark === "pending") return "pending";
   return mark === "slower" ? "slower" : "";
 }
 
 /** The text key of a mark, or null for a move that kept the value. @param {string} mark */
 export function markKey(mark) {
-  return MISTAKES.includes(mark) || mark === "slower" ? `rv.mark.${mark}` : null;
+  return MISTAKES.includes(mark) || ["slower", "est-dubious", "est-mistake"].includes(mark) ? `rv.mark.${mark}` : null;
 }
 
 /**
@@ -58,9 +61,10 @@ export function summaryText(moves, t) {
 }
 
 /** Pairs of moves in record order, for a two-column list: [[first, second], ...].
- * @param {ReviewMove[]} moves @returns {Array<Array<ReviewMove | null>>} */
+ * @template {{first_player: boolean, number: number}} M
+ * @param {M[]} moves @returns {Array<Array<M | null>>} */
 export function rows(moves) {
-  /** @type {Array<Array<ReviewMove | null>>} */
+  /** @type {Array<Array<M | null>>} */
   const out = [];
   for (const m of moves) {
     const last = out[out.length - 1];

@@ -3,9 +3,7 @@
 // list and the New game sheet. Every function here reads the state and writes the DOM only.
 
 import { count, getLang, t } from "./i18n.js";
-import { createDodgemBoard } from "./boards/dodgem.js";
-import { createDotDashBoard } from "./boards/dotdash.js";
-import { createGenericBoard } from "./boards/generic.js";
+import { boardMaker, hasSetup } from "./boards/registry.js";
 import { Pace, formatDuration } from "./buildtime.js";
 import { renderChart } from "./chart.js";
 import { endCard } from "./endcard.js";
@@ -14,9 +12,6 @@ import { moveValues } from "./movevalues.js";
 import { isComputer, isWatch } from "./seating.js";
 import { resultOf, seats } from "./state.js";
 import { bigTableText, tableNote } from "./tablenote.js";
-
-/** @type {Record<string, Function>} */
-const RENDERERS = { dodgem: createDodgemBoard, dotdash: createDotDashBoard };
 
 /** @param {string} id @returns {HTMLElement} */
 export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -63,7 +58,7 @@ export function createView({ store, handlers }) {
 
   function pieMode() {
     const s = S();
-    if (!s.view || s.view.game !== "dotdash" || resultOf(s)) return null;
+    if (!s.view || !hasSetup(s.view.game) || resultOf(s)) return null;
     const sides = s.settings.sides;
     const vsComputer = sides.some(isComputer) && sides.some((x) => !isComputer(x));
     if (vsComputer) return !s.game.start && s.view.moves.length === 0 ? "computer" : null;
@@ -87,7 +82,8 @@ export function createView({ store, handlers }) {
     const preview = s.preview !== null && s.preview < state.positions.length && s.preview !== state.moves.length;
     if (preview) {
       const ply = /** @type {number} */ (s.preview);
-      const facts = state.game === "dotdash" ? { ...state.facts, lines: [], fives: null } : state.facts;
+      // marks of the current position (completed lines, threats) do not belong to an earlier one
+      const facts = { ...state.facts, lines: [], fives: null };
       state = { ...state, position: state.positions[ply], moves: state.moves.slice(0, ply), positions: state.positions.slice(0, ply + 1), facts, to_move: (state.to_move + state.moves.length - ply) % 2 };
     }
     const who = seats(s)[state.to_move];
@@ -110,7 +106,7 @@ export function createView({ store, handlers }) {
     if (!force && lastBoardKey && key.every((k, i) => k === lastBoardKey[i])) return;
     lastBoardKey = key;
     if (!board || boardGame !== s.view.game) {
-      const make = RENDERERS[s.view.game] || createGenericBoard;
+      const make = boardMaker(s.view.game);
       board = make($("board"), handlers);
       boardGame = s.view.game;
     }

@@ -2,6 +2,7 @@
 // Dodgem board: SVG, mouse, touch and keyboard. The renderer knows the geometry of the
 // variant so it can explain an illegal attempt; the server's legal move list is the truth.
 
+import { drawnAt, drawnEdge, isFlipped, onFlip } from "../flip.js";
 import { t } from "../i18n.js";
 import { moveEnds, parsePosition as readPosition, parseSquare, squareName } from "../position.js";
 
@@ -15,6 +16,9 @@ const DOUBLE_MS = 450;
 export const COLOURS = { blue: "#2f6fdf", red: "#e0483e", green: "#1f9d63" };
 /** @type {Record<string, number>} */
 const ANGLE = { east: 0, north: -90, south: 90, west: 180 };
+/** The arrow keys' steps as drawn (right, up, ...), in files and ranks. */
+/** @type {Record<string, number[]>} */
+const KEY_STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 /** @type {Record<string, string>} */
 const DIRS = { "1,0": "east", "-1,0": "west", "0,1": "north", "0,-1": "south" };
 
@@ -34,7 +38,7 @@ const DIRS = { "1,0": "east", "-1,0": "west", "0,1": "north", "0,-1": "south" };
  * @property {(text: string | null) => void} onIllegal
  * @property {() => string | null} canAct
  *
- * @typedef {{n: number, top: number, right: number, bottom: number, left: number, south: boolean, w: number, h: number}} Layout
+ * @typedef {{n: number, top: number, right: number, bottom: number, left: number, south: boolean, flipped: boolean, w: number, h: number}} Layout
  */
 
 export { squareName };
@@ -109,7 +113,7 @@ export function createDodgemBoard(host, handlers) {
     const [sf, sr] = parseSquare(ends.from);
     const [sx, sy] = xy(sf, sr, L);
     const mover = view.lastMover;
-    const angle = ANGLE[geo()[mover].exit];
+    const angle = ANGLE[edgeOf(mover)];
     if (ends.off) {
       const [ex, ey] = exitPlace(sf, sr, mover, L);
       const ghost = el("g", { transform: `translate(${sx + CELL / 2},${sy + CELL / 2})`, class: "car-wrap ghost" }, svg);
@@ -134,36 +138,42 @@ export function createDodgemBoard(host, handlers) {
   const legal = () => new Set(view && view.interactive ? view.state.legal_moves : []);
   const geo = () => geometryOf(view.state.facts);
   const playerName = (/** @type {number} */ p) => t(`colour.${view.state.players[p]}`);
+  /** The edge of the drawing a player's cars leave by (the board may be flipped). @param {number} p */
+  const edgeOf = (p) => drawnEdge(geo()[p].exit, isFlipped());
 
   /** @returns {Layout} */
   function layout() {
     const n = pos.n;
-    const exits = new Set(geo().map((g) => g.exit));
+    const flipped = isFlipped();
+    const exits = new Set(geo().map((_, p) => edgeOf(p)));
     const top = exits.has("north") ? STRIP : 14;
     const right = exits.has("east") ? STRIP : 14;
     const bottom = LABEL + (exits.has("south") ? STRIP : 0);
-    const left = LABEL;
+    // the ranks' labels stay outermost on the left, beyond a strip there
+    const left = LABEL + (exits.has("west") ? STRIP : 0);
     const south = exits.has("south");
-    return { n, top, right, bottom, left, south, w: left + n * CELL + right, h: top + n * CELL + bottom };
+    return { n, top, right, bottom, left, south, flipped, w: left + n * CELL + right, h: top + n * CELL + bottom };
   }
 
   /** @param {number} f @param {number} r @param {Layout} L @returns {[number, number]} */
   function xy(f, r, L) {
-    return [L.left + f * CELL, L.top + (L.n - 1 - r) * CELL];
+    const [col, row] = drawnAt(f, r, L.n, L.flipped);
+    return [L.left + col * CELL, L.top + row * CELL];
   }
 
   /** @param {number} player */
   function explainStep(player) {
     const g = geo()[player];
-    const words = g.steps.map((s) => t(`dir.${DIRS[s.join(",")]}`));
+    const words = g.steps.map((s) => t(`dir.${drawnEdge(DIRS[s.join(",")], isFlipped())}`));
     return t("illegal.step", { colour: playerName(player), fwd: words[0], a: words[1], b: words[2] });
   }
 
   /** @param {number} f @param {number} r @param {number} player @param {Layout} L @returns {[number, number]} */
   function exitPlace(f, r, player, L) {
-    const edge = geo()[player].exit;
+    const edge = edgeOf(player);
     const [x, y] = xy(f, r, L);
     if (edge === "east") return [x + CELL + STRIP / 2 + 2, y + CELL / 2];
+    if (edge === "west") return [x - STRIP / 2 - 2, y + CELL / 2];
     if (edge === "north") return [x + CELL / 2, y - STRIP / 2 - 2];
     return [x + CELL / 2, y + CELL + STRIP / 2 + 2];
   }
@@ -188,13 +198,15 @@ export function createDodgemBoard(host, handlers) {
 
     // exit strips
     geo().forEach((g, p) => {
+      const edge = edgeOf(p);
       let r;
-      if (g.exit === "east") r = { x: L.left + n * CELL + 4, y: L.top, width: STRIP - 8, height: n * CELL };
-      else if (g.exit === "north") r = { x: L.left, y: 4, width: n * CELL, height: STRIP - 8 };
+      if (edge === "east") r = { x: L.left + n * CELL + 4, y: L.top, width: STRIP - 8, height: n * CELL };
+      else if (edge === "west") r = { x: LABEL + 4, y: L.top, width: STRIP - 8, height: n * CELL };
+      else if (edge === "north") r = { x: L.left, y: 4, width: n * CELL, height: STRIP - 8 };
       else r = { x: L.left, y: L.top + n * CELL + 4, width: n * CELL, height: STRIP - 8 };
       el("rect", { ...r, rx: 10, fill: `url(#hatch${p})`, class: `exit-strip exit-${p}` }, svg);
       const word = t("board.exit");
-      if (g.exit === "east") {
+      if (edge === "east" || edge === "west") {
         // stacked letters read well in any script
         const chars = [...word];
         const step = 22;
@@ -233,7 +245,7 @@ export function createDodgemBoard(host, handlers) {
       const ft = el("text", { x: x + CELL / 2, y: below + 22, class: "coord" }, svg);
       ft.textContent = FILES[i];
       const [, y] = xy(0, i, L);
-      const rt = el("text", { x: L.left - 17, y: y + CELL / 2 + 6, class: "coord" }, svg);
+      const rt = el("text", { x: LABEL - 17, y: y + CELL / 2 + 6, class: "coord" }, svg);
       rt.textContent = String(i + 1);
     }
     const ends = moveEnds(last);
@@ -259,7 +271,7 @@ export function createDodgemBoard(host, handlers) {
       const [f, r] = parseSquare(name);
       const [x, y] = xy(f, r, L);
       const g = el("g", { transform: `translate(${x + CELL / 2},${y + CELL / 2})`, class: "car-wrap", "data-car": name }, svg);
-      carShape(g, COLOURS[players[p]], p, ANGLE[geo()[p].exit]);
+      carShape(g, COLOURS[players[p]], p, ANGLE[edgeOf(p)]);
       if (evals && p === pos.toMove && !selected) {
         const best = bestFor(name, evals);
         if (best) el("circle", { cx: 30, cy: -30, r: 9, class: `badge v-${best}` }, g);
@@ -279,7 +291,7 @@ export function createDodgemBoard(host, handlers) {
           [cx, cy] = exitPlace(f, r, pos.toMove, L);
           const g = el("g", { class: "exit-marker", "data-exit": selected, role: "button", "aria-label": t("board.takeOff", { sq: selected }) }, svg);
           el("circle", { cx, cy, r: 21, class: cls }, g);
-          const angle = ANGLE[geo()[pos.toMove].exit];
+          const angle = ANGLE[edgeOf(pos.toMove)];
           el("path", { d: "M -8 -8 L 4 0 L -8 8", transform: `translate(${cx},${cy}) rotate(${angle})`, class: "arrow" }, g);
         } else {
           const [bf, br] = parseSquare(b);
@@ -291,7 +303,8 @@ export function createDodgemBoard(host, handlers) {
           if (b === "off") {
             // beside the arrow, never on it
             // beside the marker along its strip, so it stays inside the board's frame
-            const along = geo()[pos.toMove].exit === "east" ? [0, -34] : [34, 0];
+            const edge = edgeOf(pos.toMove);
+            const along = edge === "east" || edge === "west" ? [0, -34] : [34, 0];
             const [bx, by] = [cx + along[0], cy + along[1]];
             const g = el("g", { class: "rem-badge", "pointer-events": "none" }, svg);
             el("circle", { cx: bx, cy: by, r: 13, class: `rem-bg v-${ev.value}` }, g);
@@ -337,7 +350,7 @@ export function createDodgemBoard(host, handlers) {
       handlers.onMove(move);
       return;
     }
-    const edge = t(`edge.${geo()[p ?? pos.toMove].exit}`);
+    const edge = t(`edge.${edgeOf(p ?? pos.toMove)}`);
     handlers.onIllegal(t("illegal.notOnEdge", { sq, colour: playerName(p ?? pos.toMove), edge }));
   }
 
@@ -405,6 +418,10 @@ export function createDodgemBoard(host, handlers) {
     drawCursor();
   });
   svg.addEventListener("blur", () => view && drawCursor());
+  const unflip = onFlip(() => {
+    if (!svg.isConnected) unflip(); // a board the page has replaced
+    else if (view) draw();
+  });
   svg.addEventListener("pointerdown", () => {
     keyboardUsed = false;
   });
@@ -413,11 +430,12 @@ export function createDodgemBoard(host, handlers) {
     keyboardUsed = true;
     const n = pos.n;
     let [f, r] = parseSquare(cursor || "a1");
-    /** @type {Record<string, number[]>} */
-    const keys = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-    if (keys[ev.key]) {
-      f = Math.min(n - 1, Math.max(0, f + keys[ev.key][0]));
-      r = Math.min(n - 1, Math.max(0, r + keys[ev.key][1]));
+    const step = KEY_STEPS[ev.key];
+    if (step) {
+      // the arrows move the cursor as drawn: turned round with a flipped board
+      const k = isFlipped() ? -1 : 1;
+      f = Math.min(n - 1, Math.max(0, f + k * step[0]));
+      r = Math.min(n - 1, Math.max(0, r + k * step[1]));
       cursor = squareName(f, r);
       drawCursor();
     } else if (ev.key === "Enter" || ev.key === " ") {
@@ -453,3 +471,6 @@ export function createDodgemBoard(host, handlers) {
     },
   };
 }
+
+/** The renderer entry that boards/registry.js loads by the declared name. */
+export const createBoard = createDodgemBoard;

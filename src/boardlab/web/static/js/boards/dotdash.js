@@ -6,6 +6,7 @@
 // game with a friend on another device the view's `pie` is "place" (this player places: the
 // three stones go to `onPiePlaced(setup)`) or "wait" (the friend is placing: an empty board).
 
+import { drawnAt, isFlipped, onFlip } from "../flip.js";
 import { getLang, t } from "../i18n.js";
 import { moveEnds } from "../position.js";
 import { motionOK } from "./dodgem.js";
@@ -123,8 +124,12 @@ export function createDotDashBoard(host, handlers) {
 
   const legal = () => new Set(view && view.interactive && !setup ? view.state.legal_moves : []);
   const colourOf = (/** @type {string} */ letter) => (letter === "R" ? "red" : "blue");
+  /** Where point (c, r) is drawn, in board units (a flipped board turned round). */
   /** @param {number} c @param {number} r @returns {[number, number]} */
-  const xy = (c, r) => [PAD + c * GAP, PAD + (pos.n - 1 - r) * GAP];
+  const xy = (c, r) => {
+    const [col, row] = drawnAt(c, r, pos.n, isFlipped());
+    return [PAD + col * GAP, PAD + row * GAP];
+  };
 
   function drawInfo() {
     info.replaceChildren();
@@ -544,6 +549,10 @@ export function createDotDashBoard(host, handlers) {
 
   zoomButton.addEventListener("click", () => (zoom > 1 ? zoomOut() : zoomIn()));
   scroller.addEventListener("scroll", placeRulers, { passive: true });
+  const unflip = onFlip(() => {
+    if (!svg.isConnected) unflip(); // a board the page has replaced
+    else if (view) draw();
+  });
 
   /** The points a tap may mean now: stones of the side to move that can slide, and the
    * points the selected stone can slide to. */
@@ -605,3 +614,6 @@ export function createDotDashBoard(host, handlers) {
     },
   };
 }
+
+/** The renderer entry that boards/registry.js loads by the declared name. */
+export const createBoard = createDotDashBoard;

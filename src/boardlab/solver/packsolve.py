@@ -1,0 +1,189 @@
+"""Solving one pack: its tiers in order, each from its children's codes through the game's
+compiled kernel, then the pack's file. The unit of work of a thread or a Dask worker."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from boardlab.core.retrograde import (
+    BAD_CHILD,
+    NO_MOVES,
+    TOO_BIG,
+    TOO_DEEP,
+    Stamp,
+    add_time,
+    pooled_work,
+    run_solve,
+    side_by_side,
+    stamp,
+)
+from boardlab.core.tiers import TierGame
+from boardlab.solver.childcache import child_cache, shared_game
+from boardlab.solver.folder import pack_path, summarise
+from boardlab.solver.plan import Pack, SolveError, make_plan
+from boardlab.solver.tierfile import DEFAULT_CODEC, write_pack
+
+BYTES_PER_POSITION = 24  # kernel work arrays while a tier is solved (codes included)
+
+
+def solve_one_tier(
+    game: TierGame,
+    tier: int,
+    children: Sequence[npt.NDArray[np.uint16]],
+    work: tuple[npt.NDArray[Any], ...] | None = None,
+    timings: dict[str, float] | None = None,
+) -> tuple[npt.NDArray[np.uint16], int]:
+    """Solve a tier given its children's codes (in `child_tiers` order); (codes, max rem).
+    `work`: the kernel's work arrays (`pooled_work`), else the thread's kept ones; `timings`:
+    seconds by phase, added to (see `PHASES`)."""
+    size = game.tier_size(tier)
+    t0 = stamp()
+    joined, base = side_by_side(children, np.uint16)
+    code = np.zeros(size, np.uint16)
+    if timings is not None:
+        add_time(timings, "join", t0)
+    ctx = game.tier_context(tier)
+    res = run_solve(game.kernel, ctx, size, joined, base, code, work, timings)
+    if res < 0:
+        why = {
+            BAD_CHILD: "a move leads to an invalid child entry",
+            TOO_DEEP: "remoteness beyond the kernel's limit",
+            NO_MOVES: "a position that is not finished has no moves",
+            TOO_BIG: "the tier is too big for one kernel call",
+        }[res]
+        raise SolveError(f"{game.ruleset_id} tier {game.tier_name(tier)}: {why}")
+    return code, res
+
+
+PHASES = {
+    "plan": "plan, game tables, packs already done",
+    "cluster": "starting, stopping threads or cluster",
+    "children": "reading child tiers",
+    "join": "child tiers side by side",
+    "first pass": "kernel: first pass",
+    "propagation": "kernel: propagation",
+    "counts": "counting values",
+    "write": "compressing and writing packs",
+    "python": "Python per tier",
+    "idle": "threads idle or scheduling",
+}
+"""The phases of a solve that `solve_game` times: wall seconds (a pack's phases summed over
+the threads that solve packs side by side), and under `phase + " cpu"` processor seconds."""
+
+
+def solve_in_memory(game: TierGame) -> dict[int, npt.NDArray[np.uint16]]:
+    """Codes of every canonical tier, solved in this process without files (small games)."""
+    plan = make_plan(game)
+    out: dict[int, npt.NDArray[np.uint16]] = {}
+    for pack in plan.packs:
+        for tier in pack.tiers:
+            out[tier] = solve_one_tier(game, tier, [out[c] for c in game.child_tiers(tier)])[0]
+    return out
+
+
+Solved = list[tuple[int, npt.NDArray[np.uint16]]]  # (tier, codes) in the pack's order
+
+
+def solve_tiers(
+    spec: dict[str, Any],
+    folder: str,
+    tiers: Sequence[int],
+    largest: int,
+    pack_of: dict[int, str],
+    memory: int,
+    timings: dict[str, float],
+) -> tuple[Solved, npt.NDArray[np.int64]]:
+    """Solve some tiers of one level, in order: their codes and their weighted counts.
+
+    `pack_of` maps every child tier to the pack that holds it; `largest` is the largest tier
+    the calling thread may solve in this level (its work arrays are kept at that size);
+    `memory` bounds the cached child tiers together with the tier being solved (its work
+    arrays and its children side by side): before each tier the cache drops what it must to
+    make room. Only a tier whose own needs exceed `memory` goes beyond it."""
+    game = shared_game(spec)
+    where = Path(folder)
+    cache = child_cache(memory)
+    solved: Solved = []
+    held = 0  # bytes of the solved tiers, kept until the pack's file is written
+    counts = np.zeros(65536, np.int64)
+    work = pooled_work(largest, game.kernel.max_moves)  # one set for all of them
+    for tier in tiers:
+        children = game.child_tiers(tier)
+        t0 = stamp()
+        kids = [cache.get(where, c, pack_of[c], game.rebuild_command) for c in children]
+        add_time(timings, "children", t0)
+        joined = 2 * sum(len(k) for k in kids) if len(kids) > 1 else 0
+        need = BYTES_PER_POSITION * largest + joined + held  # the work arrays are kept
+        cache.make_room(need, {cache.key(where, c) for c in children})
+        code, _rem = solve_one_tier(game, tier, kids, work, timings)
+        del kids
+        t0 = stamp()
+        game.weighted_counts(tier, code, counts)
+        add_time(timings, "counts", t0)
+        solved.append((tier, code))
+        held += code.nbytes
+    return solved, counts
+
+
+def write_solved_pack(
+    spec: dict[str, Any],
+    folder: str,
+    pack: Pack,
+    solved: Solved,
+    counts: npt.NDArray[np.int64],
+    memory: int,
+    codec: str,
+    timings: dict[str, float],
+) -> dict[str, Any]:
+    """Write a pack's file from the codes of all its tiers (in order) and their counts, and
+    keep the codes in the cache of child tiers; returns the pack's summary."""
+    game = shared_game(spec)
+    where = Path(folder)
+    summary = summarise(counts)
+    layout = {k: v for k, v in spec.items() if k != "adapter"}
+    header = {
+        "ruleset": game.ruleset_id,
+        "layout": layout,
+        "pack": pack.name,
+        "level": pack.level,
+        **summary,
+    }
+    t0 = stamp()
+    size = write_pack(pack_path(where, pack.name), solved, header, codec)
+    add_time(timings, "write", t0)
+    cache = child_cache(memory)
+    for tier, code in solved:  # written: the next levels read them from memory while they fit
+        cache.put(where, tier, code)
+    return {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
+
+
+def book_python_rest(timings: dict[str, float], started: Stamp) -> None:
+    """Book the time since `started` that no phase took as "python"."""
+    wall = sum(v for k, v in timings.items() if not k.endswith(" cpu"))
+    cpu = sum(v for k, v in timings.items() if k.endswith(" cpu"))
+    add_time(timings, "python", (started[0] + wall, started[1] + cpu))
+
+
+def solve_pack(
+    spec: dict[str, Any],
+    folder: str,
+    pack: Pack,
+    pack_of: dict[int, str],
+    memory: int,
+    codec: str = DEFAULT_CODEC,
+) -> dict[str, Any]:
+    """Solve every tier of a pack and write its file (the unit of work of a Dask worker).
+
+    `pack_of` and `memory`: see `solve_tiers`. Returns the pack's summary (positions and
+    counts), the same that its header holds, and under "timings" its phases' seconds."""
+    started = stamp()
+    timings: dict[str, float] = {}
+    solved, counts = solve_tiers(spec, folder, pack.tiers, pack.largest, pack_of, memory, timings)
+    out = write_solved_pack(spec, folder, pack, solved, counts, memory, codec, timings)
+    book_python_rest(timings, started)
+    return {**out, "timings": timings}

@@ -1,0 +1,234 @@
+"""Who solves a level's packs: the calling thread, threads of this process sharing one cache
+of child tiers, or the workers of an existing Dask cluster. Each yields (pack, summary) as
+packs are written."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from boardlab.core.retrograde import stamp
+from boardlab.core.tiers import TierGame
+from boardlab.solver.childcache import release_caches, shared_game
+from boardlab.solver.packsolve import (
+    BYTES_PER_POSITION,
+    Solved,
+    book_python_rest,
+    solve_pack,
+    solve_tiers,
+    write_solved_pack,
+)
+from boardlab.solver.plan import Pack, Plan
+
+GiB = 1 << 30
+
+
+def children_map(game: TierGame, packs: Sequence[Pack], plan: Plan) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for p in packs:
+        for t in p.tiers:
+            for c in game.child_tiers(t):
+                out[c] = plan.pack_of[c]
+    return out
+
+
+def pack_memory(pack: Pack, game: TierGame) -> int:
+    """Bytes a worker needs to solve a pack, children not counted."""
+    return BYTES_PER_POSITION * pack.largest + 2 * pack.positions
+
+
+class LocalRunner:
+    threads = 1
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+
+    def run(
+        self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
+    ) -> Any:
+        game = shared_game(spec)
+        for pack in todo:
+            head = solve_pack(
+                spec, str(folder), pack, children_map(game, [pack], plan), self.budget, codec
+            )
+            yield pack, head
+
+    def close(self) -> None:
+        release_caches()
+
+
+def split_runs(tiers: Sequence[int], sizes: Sequence[int], parts: int) -> list[list[int]]:
+    """`tiers` cut, in order, into at most `parts` runs of about equal positions."""
+    total = sum(sizes)
+    runs: list[list[int]] = [[]]
+    done = 0
+    for tier, n in zip(tiers, sizes, strict=True):
+        if runs[-1] and done >= total * len(runs) / parts:
+            runs.append([])
+        runs[-1].append(tier)
+        done += n
+    return runs
+
+
+class ThreadRunner:
+    """Packs solved by `workers` threads of this process (the kernels release the GIL), with
+    one cache of child tiers. Where a level has fewer packs than twice the threads, a pack's
+    tiers are cut into runs for all of them, so that the first and last levels (one or two
+    packs each) keep every thread busy; the main thread writes a pack's file while the
+    threads solve on. No Dask: a local cluster takes seconds to start and stop and a share
+    of a processor to run."""
+
+    def __init__(self, workers: int, budget: int) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.threads = workers
+        self.budget = budget
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="boardlab-solve")
+
+    def run(
+        self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
+    ) -> Any:
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        game = shared_game(spec)
+        cache_budget = max(GiB // 8, self.budget // 2)
+        largest = max(p.largest for p in todo)
+        per_run = BYTES_PER_POSITION * max(1, largest)
+        at_once = max(1, min(2 * self.threads, (self.budget - cache_budget) // per_run))
+        cut = self.threads if len(todo) < 2 * self.threads else 1
+        queue: list[tuple[Pack, int, list[int]]] = []
+        for pack in sorted(todo, key=lambda p: -p.largest):  # big ones first: a shorter tail
+            sizes = [game.tier_size(t) for t in pack.tiers]
+            runs = split_runs(pack.tiers, sizes, min(cut, len(pack.tiers)))
+            queue += [(pack, len(runs), run) for run in runs]
+        results: dict[str, list[tuple[list[int], Solved, Any, dict[str, float]]]] = {}
+        running: dict[Any, tuple[Pack, int, list[int], dict[str, float]]] = {}
+        while queue or running:
+            while queue and len(running) < at_once:
+                pack, nruns, run = queue.pop(0)
+                timings: dict[str, float] = {}
+                fut = self.pool.submit(
+                    self._solve, spec, str(folder), run, largest,
+                    children_map(game, [pack], plan), cache_budget, timings,
+                )  # fmt: skip
+                running[fut] = (pack, nruns, run, timings)
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for fut in finished:
+                pack, nruns, run, timings = running.pop(fut)
+                solved, counts = fut.result()  # re-raises a run's error here
+                got = results.setdefault(pack.name, [])
+                got.append((run, solved, counts, timings))
+                if len(got) < nruns:
+                    continue
+                del results[pack.name]
+                got.sort(key=lambda g: pack.tiers.index(g[0][0]))
+                spent: dict[str, float] = {}
+                for g in got:
+                    for phase, seconds in g[3].items():
+                        spent[phase] = spent.get(phase, 0.0) + seconds
+                started = stamp()
+                writing: dict[str, float] = {}
+                head = write_solved_pack(
+                    spec, str(folder), pack, [t for g in got for t in g[1]],
+                    sum(g[2] for g in got), cache_budget, codec, writing,
+                )  # fmt: skip
+                book_python_rest(writing, started)
+                for phase, seconds in writing.items():
+                    spent[phase] = spent.get(phase, 0.0) + seconds
+                yield pack, {**head, "timings": spent}
+
+    @staticmethod
+    def _solve(
+        spec: dict[str, Any],
+        folder: str,
+        tiers: list[int],
+        largest: int,
+        pack_of: dict[int, str],
+        memory: int,
+        timings: dict[str, float],
+    ) -> tuple[Solved, npt.NDArray[np.int64]]:
+        started = stamp()
+        out = solve_tiers(spec, folder, tiers, largest, pack_of, memory, timings)
+        book_python_rest(timings, started)
+        return out
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        release_caches()
+
+
+class DaskRunner:
+    """Packs as tasks of an existing Dask cluster, each worker with its own cache."""
+
+    def __init__(
+        self,
+        scheduler: str,
+        budget: int,
+        on_dashboard: Callable[[str], None] | None,
+    ) -> None:
+        from boardlab.solver.cluster import connect, dashboard_link
+
+        self.client, self.cluster, nworkers = connect(1, scheduler)
+        self.workers = max(1, nworkers)
+        self.threads = self.workers
+        self.budget = budget
+        link = dashboard_link(self.client, self.cluster)
+        if on_dashboard and link:
+            on_dashboard(link)
+
+    def run(
+        self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
+    ) -> Any:
+        from distributed import wait
+
+        game = shared_game(spec)
+        # the caches of child tiers get half the budget (less while a tier is solved), a
+        # share for each worker process; the packs in flight together must fit in the other
+        caches = self.workers
+        cache_budget = max(GiB // 8, self.budget // (2 * caches))
+        free = self.budget - cache_budget * caches
+        queue = sorted(todo, key=lambda p: -p.largest)  # big ones first: a shorter tail
+        running: dict[Any, tuple[Pack, int]] = {}
+        in_use = 0
+        while queue or running:
+            while queue and len(running) < 2 * self.workers:
+                need = pack_memory(queue[0], game)
+                if running and in_use + need > free:
+                    break
+                pack = queue.pop(0)
+                fut = self.client.submit(
+                    solve_pack,
+                    spec,
+                    str(folder),
+                    pack,
+                    children_map(game, [pack], plan),
+                    cache_budget,
+                    codec,
+                    key=f"solve-{plan_key(spec)}-{pack.name}",
+                    pure=False,
+                )
+                running[fut] = (pack, need)
+                in_use += need
+            finished, _ = wait(list(running), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
+            for fut in finished:
+                pack, need = running.pop(fut)
+                in_use -= need
+                head = fut.result()  # re-raises a task's error here
+                yield pack, head
+
+    def close(self) -> None:
+        from boardlab.solver.cluster import disconnect
+
+        disconnect(self.client, self.cluster)
+
+
+def plan_key(spec: dict[str, Any]) -> str:
+    """A short stable key of a game spec (Dask task names)."""
+    import hashlib
+
+    return hashlib.sha1(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:10]
