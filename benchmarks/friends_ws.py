@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -29,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -88,7 +90,7 @@ def memory_mib(pid: int) -> tuple[float, float]:
 
 def children(pid: int) -> list[int]:
     """The process ids of `pid`'s children (the worker processes), Linux /proc."""
-    found = []
+    found: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
         text = (task / "children").read_text().split()
         found.extend(int(x) for x in text)
@@ -120,15 +122,26 @@ class Stats:
         self.seated: set[tuple[str, str]] = set()
         self.setup_s = 0.0
         self.window_s = 0.0
+        self.kinds: Counter[str] = Counter()  # the errors' messages
+        self.server_cpu_s = 0.0  # CPU seconds the server's processes used in the window
+        self.lost = 0  # players whose socket failed (refused, or closed by the server)
+
+
+def client_address(n: int) -> str:
+    """The loopback address of the n-th game's sockets: the server caps the sockets of one
+    address, so the games come from many addresses as a site's players would."""
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
 
 
 async def player(
-    base: str, game: str, token: str, stats: Stats, rng: random.Random, think: float
+    base: str, game: str, token: str, stats: Stats, rng: random.Random, think: float, n: int
 ) -> None:
     """One seat: moves whenever it is its turn; follows rematches; counts what it sees."""
     url = base.replace("http", "ws", 1)
     while not stats.stop:
-        async with connect(f"{url}/api/friends/{game}/ws", max_queue=None) as ws:
+        async with connect(
+            f"{url}/api/friends/{game}/ws", max_queue=None, local_addr=(client_address(n), 0)
+        ) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             next_game = None
             while not stats.stop:
@@ -140,6 +153,7 @@ async def player(
                 if msg["type"] == "error":
                     if msg.get("status") != 409:
                         stats.errors += 1
+                        stats.kinds[str(msg.get("error"))[:80]] += 1
                     continue
                 if msg["type"] != "state":
                     continue
@@ -172,7 +186,20 @@ async def player(
             game = next_game
 
 
-async def run(base: str, games: int, seconds: float, size: int, seed: int, think: float) -> Stats:
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process and its children (the worker processes)
+    so far, Linux /proc."""
+    total = 0.0
+    for p in (pid, *children(pid)):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+async def run(
+    base: str, games: int, seconds: float, size: int, seed: int, think: float, server: int
+) -> Stats:
     stats = Stats()
     begun = time.perf_counter()
     rng = random.Random(seed)
@@ -185,8 +212,10 @@ async def run(base: str, games: int, seconds: float, size: int, seed: int, think
             seats.append((c["id"], c["token"]))
             seats.append((c["id"], c["invite_token"]))
     tasks = [
-        asyncio.create_task(player(base, gid, tok, stats, random.Random(rng.random()), think))
-        for gid, tok in seats
+        asyncio.create_task(
+            player(base, gid, tok, stats, random.Random(rng.random()), think, i // 2)
+        )
+        for i, (gid, tok) in enumerate(seats)
     ]
     # the window opens once every seat's socket has its first state (or after 120 s)
     setup_until = time.monotonic() + 120
@@ -194,10 +223,13 @@ async def run(base: str, games: int, seconds: float, size: int, seed: int, think
         await asyncio.sleep(0.05)
     stats.setup_s = time.perf_counter() - begun
     stats.opened = time.perf_counter()
+    cpu = cpu_seconds(server)
     await asyncio.sleep(seconds)
     stats.window_s = time.perf_counter() - stats.opened
+    stats.server_cpu_s = cpu_seconds(server) - cpu
     stats.stop = True
-    await asyncio.gather(*tasks, return_exceptions=True)
+    ended = await asyncio.gather(*tasks, return_exceptions=True)
+    stats.lost = sum(isinstance(e, BaseException) for e in ended)
     return stats
 
 
@@ -254,7 +286,7 @@ def main() -> None:
                 time.sleep(0.2)
             idle_rss, _ = memory_mib(proc.pid)
             stats = asyncio.run(
-                run(base, args.games, args.seconds, args.size, args.seed, args.think)
+                run(base, args.games, args.seconds, args.size, args.seed, args.think, proc.pid)
             )
             elapsed = stats.window_s
             rss, peak = memory_mib(proc.pid)
@@ -277,6 +309,12 @@ def main() -> None:
     )
     print(f"set-up (games made, every socket seated): {stats.setup_s:.1f} s")
     print(f"moves seen by the opponent: {stats.moves} ({stats.moves / elapsed:.1f} moves/s)")
+    if stats.moves:
+        print(
+            f"server CPU in the window: {stats.server_cpu_s:.1f} s "
+            f"({1000 * stats.server_cpu_s / stats.moves:.2f} ms a move, "
+            f"{stats.server_cpu_s / elapsed:.2f} cores busy)"
+        )
     print(f"games finished (and rematched): {stats.games_finished}")
     if lat:
         print(
@@ -284,7 +322,9 @@ def main() -> None:
             f"p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
             f"max {max(lat):.1f} ms"
         )
-    print(f"errors: {stats.errors}")
+    print(f"errors: {stats.errors}; players lost (socket refused or failed): {stats.lost}")
+    for text, count in stats.kinds.most_common(3):
+        print(f"  {count} x {text}")
     print(f"server memory: {idle_rss:.0f} MiB before, {rss:.0f} MiB after, peak {peak:.0f} MiB")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"client and server share {os.cpu_count()} cores; load average now {load}")

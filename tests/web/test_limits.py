@@ -51,6 +51,39 @@ def test_playout_stops_at_its_deadline_and_can_go_on(tmp_path: Path) -> None:
             assert again.json()["stopped"] in ("plies", "time")
 
 
+def test_playout_answers_at_its_deadline_while_a_move_runs_past_it(tmp_path: Path) -> None:
+    """A move that outlasts the playout's deadline (a deep search, kernels compiling) does not
+    hold the answer back: the page comes with the moves played so far, before that move ends,
+    and posting them back goes on from there."""
+    app = create_app(tables=tmp_path, limits=WorkLimits(playout_seconds=0.5))
+    service: Service = app.state.service
+    real = service.choose
+    release = threading.Event()
+    calls: list[int] = []
+
+    def slow_third(rules: Any, session: Any, level: str, rng: Any, budget: Any = None) -> Any:
+        calls.append(len(session.moves))
+        if len(calls) == 3:
+            release.wait(60)  # the third move runs until the test lets it end
+        return real(rules, session, level, rng, budget)
+
+    service.choose = slow_third  # type: ignore[method-assign]
+    body = {"size": 5, "players": ["1", "1"], "max_plies": 50, "seed": 3}
+    try:
+        with TestClient(app, base_url="http://localhost") as c:
+            out = c.post("/api/playout", json=body).json()
+            assert not release.is_set()  # answered while the third move still runs
+            assert out["complete"] is False and out["stopped"] == "time"
+            assert len(out["moves"]) == 2 and out["state"]["moves"] == out["moves"]
+            release.set()
+            service.choose = real  # type: ignore[method-assign]
+            again = c.post("/api/playout", json={**body, "moves": out["moves"], "max_plies": 1})
+            assert again.status_code == 200
+            assert again.json()["state"]["moves"][:2] == out["moves"]
+    finally:
+        release.set()
+
+
 def test_playout_cap_in_plies_is_reported(client: TestClient) -> None:
     out = client.post("/api/playout", json={"size": 5, "players": ["1", "1"], "max_plies": 3})
     data = out.json()

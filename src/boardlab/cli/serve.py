@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import threading
 import webbrowser
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -213,20 +215,42 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(
-        "boardlab.web.server:app_from_env",
-        factory=True,
-        workers=args.workers,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        http="boardlab.web.connections:ProcessHTTP",
-        ws="boardlab.web.connections:ProcessWebSocket",
-        ws_max_size=limits.message_bytes,  # larger WebSocket messages are refused unread
-        forwarded_allow_ips=args.trusted_proxy or None,
-        timeout_graceful_shutdown=20,  # SIGTERM: running requests get this long to end
-    )
+    with metrics_folder(args.workers):
+        uvicorn.run(
+            "boardlab.web.server:app_from_env",
+            factory=True,
+            workers=args.workers,
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            http="boardlab.web.connections:ProcessHTTP",
+            ws="boardlab.web.connections:ProcessWebSocket",
+            ws_max_size=limits.message_bytes,  # larger WebSocket messages are refused unread
+            forwarded_allow_ips=args.trusted_proxy or None,
+            timeout_graceful_shutdown=20,  # SIGTERM: running requests get this long to end
+        )
     return 0
+
+
+@contextlib.contextmanager
+def metrics_folder(workers: int) -> Iterator[None]:
+    """With several worker processes, a private folder where each writes its metrics, so
+    that /metrics answers for the whole server (prometheus-client's multiprocess mode, set
+    by $PROMETHEUS_MULTIPROC_DIR before the workers start); removed when serving ends."""
+    import os
+    import tempfile
+
+    from boardlab.web.ops import MULTIPROCESS_ENV
+
+    if workers < 2:
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="boardlab-metrics-") as folder:
+        os.environ[MULTIPROCESS_ENV] = folder
+        try:
+            yield
+        finally:
+            del os.environ[MULTIPROCESS_ENV]
 
 
 def migrate_database(database: str) -> str:

@@ -8,19 +8,25 @@ and a database that cannot be reached answered 503 with Retry-After.
                    is their routes' latency), moves stored and their commits, open sockets,
                    computer moves running, a table build running
 
-With several worker processes each keeps its own counters; Prometheus's multiprocess mode is not
-used: scrape each process through its own port, or read one process's share of the total.
+With several worker processes (`boardlab serve --workers N`) the figures are the whole
+server's: prometheus-client's multiprocess mode, each process writing its values to files in a
+private folder that `serve` makes and removes ($PROMETHEUS_MULTIPROC_DIR); a scrape, answered
+by any process, sums the counters and histograms of every process (also of ones that have
+exited), and the gauges of the living ones.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import json
 import logging
 import os
+import re
 import secrets
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -32,6 +38,8 @@ from prometheus_client import (
     Gauge,
     Histogram,
     generate_latest,
+    multiprocess,
+    values,
 )
 from sqlalchemy import text
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -42,11 +50,43 @@ REQUEST_ID: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", d
 DB_RETRY_AFTER_S = 5
 
 
+MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"  # prometheus-client's own name for the folder
+SAMPLE_EVERY_S = 1.0  # how often a process writes the gauges it reads from its own state
+
+
+def shared_folder() -> str | None:
+    """The folder of the processes' values when prometheus-client runs in multiprocess mode
+    (it chooses when first imported, from $PROMETHEUS_MULTIPROC_DIR), else None."""
+    if values.ValueClass is values.MutexValue:
+        return None
+    return os.environ.get(MULTIPROCESS_ENV) or None
+
+
+def forget_exited(folder: str) -> None:
+    """Drop the live gauges of processes that no longer run (a worker killed and started
+    again by the supervisor); their counters stay, as part of the server's totals."""
+    for name in os.listdir(folder):
+        m = re.fullmatch(r"gauge_live\w+?_(\d+)\.db", name)
+        if m is None:
+            continue
+        pid = int(m.group(1))
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            multiprocess.mark_process_dead(pid, folder)  # type: ignore[no-untyped-call]
+        except PermissionError:
+            pass  # alive, under another user
+
+
 class Metrics:
-    """The counters of one app (a registry of its own, so two apps in one test never mix)."""
+    """The counters of one app (a registry of its own, so two apps in one test never mix;
+    in multiprocess mode the values go to the shared folder, see the module's note)."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        self.folder = shared_folder()
+        self._samplers: list[tuple[Gauge, Callable[[], float]]] = []
+        self._sampling: asyncio.Task[None] | None = None
         r = self.registry
         self.requests = Counter(
             "boardlab_requests", "HTTP requests", ["route", "method", "status"], registry=r
@@ -58,17 +98,74 @@ class Metrics:
         self.commits = Counter(
             "boardlab_move_commits", "group commits (moves stored together)", registry=r
         )
-        self.sockets = Gauge("boardlab_open_sockets", "open shared-game sockets", registry=r)
+        self.events = Counter(
+            "boardlab_events",
+            "other processes' changes heard: applied to the copy in memory, read again, or "
+            "not kept here",
+            ["outcome"],
+            registry=r,
+        )
+        self.sockets = Gauge(
+            "boardlab_open_sockets",
+            "open shared-game sockets",
+            registry=r,
+            multiprocess_mode="livesum",
+        )
         # the computer players' queue and time: the gate's threads in use, and the latency of
         # the routes that compute (/api/move, /api/playout...) above
         self.computing = Gauge(
-            "boardlab_compute_in_use", "computer moves and playouts running", registry=r
+            "boardlab_compute_in_use",
+            "computer moves and playouts running",
+            registry=r,
+            multiprocess_mode="livesum",
         )
-        self.building = Gauge("boardlab_table_building", "1 while a table build runs", registry=r)
+        self.building = Gauge(
+            "boardlab_table_building",
+            "1 while a table build runs",
+            registry=r,
+            multiprocess_mode="livemax",
+        )
 
     def stored(self, moves: int) -> None:
         self.moves.inc(moves)
         self.commits.inc()
+
+    def watch(self, gauge: Gauge, read: Callable[[], float]) -> None:
+        """`gauge` follows `read()`: read at each scrape in one process; in multiprocess mode
+        written every `SAMPLE_EVERY_S` by each process (a scrape reaches one process only)."""
+        if self.folder is None:
+            gauge.set_function(read)
+        else:
+            self._samplers.append((gauge, read))
+
+    def sample(self) -> None:
+        """Write the watched gauges now (multiprocess mode)."""
+        for gauge, read in self._samplers:
+            gauge.set(read())
+
+    def ensure_sampling(self) -> None:
+        """Start writing the watched gauges in this process's event loop (multiprocess
+        mode; once)."""
+        if self._samplers and (self._sampling is None or self._sampling.done()):
+            self._sampling = asyncio.get_running_loop().create_task(self._sample_often())
+
+    async def _sample_often(self) -> None:
+        while True:
+            try:
+                self.sample()
+            except Exception:  # a figure missing for a second must not stop the others
+                logging.getLogger("boardlab.web").warning("metrics", exc_info=True)
+            await asyncio.sleep(SAMPLE_EVERY_S)
+
+    def exposition(self) -> bytes:
+        """The Prometheus text: this registry's, or every process's in multiprocess mode."""
+        if self.folder is None:
+            return generate_latest(self.registry)
+        self.sample()
+        forget_exited(self.folder)
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry, path=self.folder)  # type: ignore[no-untyped-call]
+        return generate_latest(registry)
 
 
 class RequestIdFilter(logging.Filter):
@@ -139,6 +236,7 @@ class OpsMiddleware:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        self.metrics.ensure_sampling()
         given = dict(scope.get("headers") or ()).get(b"x-request-id", b"").decode("latin-1")
         rid = given if 0 < len(given) <= 64 and given.isprintable() else secrets.token_hex(8)
         token = REQUEST_ID.set(rid)
@@ -188,10 +286,11 @@ def install(app: FastAPI) -> Metrics:
     app.state.metrics = metrics
     friends = app.state.friends
     friends.on_move = metrics.stored
+    friends.on_event = lambda outcome: metrics.events.labels(outcome).inc()
     gate = app.state.gate
-    metrics.computing.set_function(lambda: float(gate.in_use()))
+    metrics.watch(metrics.computing, lambda: float(gate.in_use()))
     service = app.state.service
-    metrics.building.set_function(lambda: 0.0 if service.builds.building() is None else 1.0)
+    metrics.watch(metrics.building, lambda: 0.0 if service.builds.building() is None else 1.0)
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, object]:
@@ -218,9 +317,7 @@ def install(app: FastAPI) -> Metrics:
 
     @app.get("/metrics", include_in_schema=False)
     def prometheus() -> PlainTextResponse:
-        return PlainTextResponse(
-            generate_latest(metrics.registry).decode(), media_type=CONTENT_TYPE_LATEST
-        )
+        return PlainTextResponse(metrics.exposition().decode(), media_type=CONTENT_TYPE_LATEST)
 
     async def database_down(request: Request, exc: Exception) -> JSONResponse:
         from boardlab.web.friends.trouble import serving_trouble

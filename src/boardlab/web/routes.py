@@ -5,9 +5,11 @@ when the client goes away, and a per-client share, so one client cannot starve t
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
+import anyio.to_thread
 from fastapi import APIRouter, Query, Request
 
 from boardlab.web import records
@@ -120,15 +122,35 @@ async def pie(req: s.PieRequest, request: Request) -> s.PieOut:
 async def playout(req: s.PlayoutRequest, request: Request) -> s.PlayoutOut:
     """Two computer levels play on from the replayed game, to its end or until `max_plies`
     or the server's time limit for one playout (then `complete` is false: post the moves
-    back to go on)."""
+    back to go on). The answer comes by that limit even when one move runs past it (a
+    search, or a first move that compiles its kernels): it then holds the moves played so
+    far, and the move under way finishes in the background, its thread still counted."""
     service, gate = _service(request), _gate(request)
-    return await gate.run(
-        request,
-        gate.limits.playout_seconds,
-        lambda budget: service.playout(req, budget),
-        heavy=True,
-        remote=("playout", req.model_dump(), s.PlayoutOut.model_validate),
+    seconds = gate.limits.playout_seconds
+    played: list[str] = []
+    work = asyncio.ensure_future(
+        gate.run(
+            request,
+            seconds,
+            lambda budget: service.playout(req, budget, played),
+            heavy=True,
+            remote=("playout", req.model_dump(), s.PlayoutOut.model_validate),
+        )
     )
+    try:
+        return await asyncio.wait_for(asyncio.shield(work), seconds + PAGE_GRACE_S)
+    except TimeoutError:
+        work.add_done_callback(_forget)
+        return await anyio.to_thread.run_sync(service.playout_page, req, list(played))
+
+
+PAGE_GRACE_S = 0.25  # a playout's page is answered this long after its deadline at the latest
+
+
+def _forget(task: asyncio.Future[Any]) -> None:
+    """The outcome of work answered without it (its page went at the deadline)."""
+    if not task.cancelled():
+        task.exception()
 
 
 @router.post("/analysis", responses=QUICK_ERRORS)

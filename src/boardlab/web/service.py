@@ -209,9 +209,16 @@ class Service:
             note=note,
         )
 
-    def playout(self, req: s.PlayoutRequest, budget: Budget | None = None) -> s.PlayoutOut:
+    def playout(
+        self,
+        req: s.PlayoutRequest,
+        budget: Budget | None = None,
+        progress: list[str] | None = None,
+    ) -> s.PlayoutOut:
         """Play on from the replayed position to the end, `max_plies` or the budget's end
-        (then `complete` is false: post the moves back to go on from there)."""
+        (then `complete` is false: post the moves back to go on from there). Each move is
+        also appended to `progress` as it is played (the route answers from there when a
+        move runs past the deadline)."""
         rules, session = replay(req)
         first = len(session.moves)
         stopped: s.StopReason | None = None
@@ -220,7 +227,10 @@ class Service:
                 stopped = "cancelled" if budget.cancel.is_set() else "time"
                 break
             rng = random.Random(f"{req.seed}:{len(session.moves)}")
-            session.play(self.choose(rules, session, req.players[session.to_move], rng))
+            move = self.choose(rules, session, req.players[session.to_move], rng)
+            session.play(move)
+            if progress is not None:
+                progress.append(rules.format_move(move))
         if stopped is None and not session.is_over:
             stopped = "plies"
         played = [rules.format_move(m) for m in session.moves[first:]]
@@ -229,6 +239,18 @@ class Service:
             state=state_out(rules, session),
             complete=session.is_over,
             stopped=stopped,
+        )
+
+    @staticmethod
+    def playout_page(req: s.PlayoutRequest, played: list[str]) -> s.PlayoutOut:
+        """A playout's page cut at its deadline: the moves `played` by then (complete is
+        false, stopped "time"; the client posts them back to go on)."""
+        rules, session = replay(req.model_copy(update={"moves": [*req.moves, *played]}))
+        return s.PlayoutOut(
+            moves=played,
+            state=state_out(rules, session),
+            complete=session.is_over,
+            stopped=None if session.is_over else "time",
         )
 
     def pie(self, req: s.PieRequest) -> s.PieOut:

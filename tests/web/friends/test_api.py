@@ -215,3 +215,44 @@ def test_http_calls_per_address_are_rate_limited(tmp_path: Path, db_url: str) ->
         with api.websocket_connect(f"ws://localhost/api/friends/{created['id']}/ws") as ws:
             assert hello(ws, None)["state"]["id"] == created["id"]
         assert api.get("/api/health").status_code == 200
+
+
+def test_a_client_gone_before_its_first_state_leaves_nothing_behind(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The client leaves between its hello and the first state: no error escapes the socket
+    (no traceback in the log) and the game keeps no listener of it."""
+    from types import SimpleNamespace
+
+    from tests.web.friends.helpers import run_coroutine
+
+    from boardlab.web.friends import schemas as fs
+    from boardlab.web.friends.api import Friends, socket
+
+    friends = Friends(f"sqlite:///{tmp_path / 'friends.sqlite3'}")
+    req = fs.CreateRequest.model_validate({"game": "dodgem", "size": 3})
+    created = friends.open().create(req, client="10.0.0.1")
+
+    class Gone:
+        def __init__(self) -> None:
+            self.headers: dict[str, str] = {}
+            self.client = None
+            self.app = SimpleNamespace(state=SimpleNamespace(friends=friends))
+
+        async def accept(self) -> None:
+            pass
+
+        async def receive(self) -> dict[str, Any]:
+            return {"type": "websocket.receive", "text": json.dumps({"hello": 1})}
+
+        async def send_json(self, data: Any) -> None:
+            raise WebSocketDisconnect(1006)
+
+        async def close(self, code: int = 1000, reason: str | None = None) -> None:
+            pass
+
+    try:
+        run_coroutine(socket(Gone(), created.id))  # type: ignore[arg-type]
+        assert friends.hub.count(created.id) == 0
+    finally:
+        friends.close()

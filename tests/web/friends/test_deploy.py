@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 from tests.web.friends.served import (
     free_port,
     hello,
@@ -46,6 +47,18 @@ def start_game(base: str) -> tuple[str, dict[int, str]]:
     return gid, tokens
 
 
+def metric(base: str, name: str, **labels: str) -> float:
+    """A figure of the server's /metrics: the sum of the samples of `name` (a counter's
+    total) whose labels include `labels`."""
+    text = httpx.get(f"{base}/metrics", timeout=20).text
+    total = 0.0
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name in (name, f"{name}_total") and labels.items() <= sample.labels.items():
+                total += sample.value
+    return total
+
+
 def sockets_see_every_move(base: str, moves: int) -> None:
     """Six sockets on one game (spread over the processes), moves sent over HTTP to any
     process: every socket sees the final ply and the same moves."""
@@ -72,6 +85,19 @@ def test_two_workers_on_postgresql_share_every_move_and_survive_a_kill(
     with serve(url, tmp_path / "tables", port, "--workers", "2") as proc:
         assert len(processes_answering(base)) == 2  # both processes serve the port
         sockets_see_every_move(base, 8)
+        # /metrics, answered by either process, counts for both: the 40 health checks that
+        # both answered, the 8 moves played through either, and the sockets open now
+        assert metric(base, "boardlab_requests", route="/healthz", status="200") == 40
+        assert metric(base, "boardlab_moves") == 8
+        gid, _ = start_game(base)
+        with ExitStack() as stack:
+            for _ in range(4):
+                stack.callback(hello(base, gid, None)[0].close)
+            assert metric(base, "boardlab_open_sockets") == 4
+        environ = Path(f"/proc/{worker_pids(proc)[0]}/environ").read_bytes().split(b"\0")
+        folder = Path(next(v for v in environ if v.startswith(b"PROMETHEUS_MULTIPROC_DIR="))
+                      .split(b"=", 1)[1].decode())  # fmt: skip
+        assert folder.is_dir() and os.stat(folder).st_mode & 0o077 == 0  # private
         # mid-game, one worker is killed: no acknowledged move is lost
         gid, tokens = start_game(base)
         before = play_over_http(base, gid, tokens, 4)
@@ -83,6 +109,7 @@ def test_two_workers_on_postgresql_share_every_move_and_survive_a_kill(
         while len(worker_pids(proc)) < 2 and time.monotonic() < deadline:
             time.sleep(0.5)
         assert len(worker_pids(proc)) == 2  # the supervisor started another
+    assert not folder.exists()  # the metrics' folder goes with the server
 
 
 @contextmanager

@@ -17,7 +17,7 @@ import pytest
 from tests.web.friends.helpers import run_coroutine
 from tests.web.friends.served import free_port
 
-from boardlab.web.friends.events import CHANNEL, Bus, PostgresBus, RedisBus, make_bus
+from boardlab.web.friends.events import CHANNEL, Bus, Event, PostgresBus, RedisBus, make_bus
 
 GAME = "G" * 22
 
@@ -53,20 +53,20 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
 async def exchange(sender: Bus, receiver: Bus, raw_send: Any) -> list[str]:
     """`sender` sends one good event, `raw_send` one malformed, then another good one; what
     `receiver` (and `sender` itself) heard."""
-    heard: list[str] = []
-    own: list[str] = []
+    heard: list[Event] = []
+    own: list[Event] = []
 
-    async def on(game: str) -> None:
-        heard.append(game)
+    async def on(event: Event) -> None:
+        heard.append(event)
 
-    async def on_own(game: str) -> None:
-        own.append(game)
+    async def on_own(event: Event) -> None:
+        own.append(event)
 
     tasks = [asyncio.create_task(receiver.run(on)), asyncio.create_task(sender.run(on_own))]
     await asyncio.sleep(0.5)  # both subscribed
     await sender.send(GAME)
     await raw_send("{not json")
-    await sender.send("H" * 22)
+    await sender.send("H" * 22, 7, {"ply": 5, "move": "a1-a2"})
     for _ in range(100):
         if len(heard) == 2:
             break
@@ -77,6 +77,10 @@ async def exchange(sender: Bus, receiver: Bus, raw_send: Any) -> list[str]:
     await receiver.close()
     assert own == []  # a process does not hear its own events
     return heard
+
+
+# what `exchange` sends: a change without a version, then a move's (its note kept as sent)
+SENT = [Event(GAME), Event("H" * 22, 7, {"ply": 5, "move": "a1-a2"})]
 
 
 def test_redis_bus_carries_events_and_drops_malformed_ones(
@@ -91,7 +95,7 @@ def test_redis_bus_carries_events_and_drops_malformed_ones(
         return await exchange(a, b, raw)
 
     with caplog.at_level(logging.WARNING, logger="boardlab.web.friends"):
-        assert run_coroutine(main()) == [GAME, "H" * 22]
+        assert run_coroutine(main()) == SENT
     assert any("malformed event" in r.getMessage() for r in caplog.records)
 
 
@@ -111,7 +115,7 @@ def test_postgres_bus_carries_events_and_drops_malformed_ones(
         return await exchange(a, b, raw)
 
     with caplog.at_level(logging.WARNING, logger="boardlab.web.friends"):
-        assert run_coroutine(main()) == [GAME, "H" * 22]
+        assert run_coroutine(main()) == SENT
     assert any("malformed event" in r.getMessage() for r in caplog.records)
 
 

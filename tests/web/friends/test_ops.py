@@ -13,7 +13,7 @@ from tests.web.friends.helpers import bearer, run_coroutine
 from tests.web.friends.served import free_port
 
 from boardlab.web import create_app
-from boardlab.web.friends.events import _deliver, parse_event
+from boardlab.web.friends.events import Event, _deliver, parse_event
 
 
 def test_health_readiness_metrics_and_request_ids(api: TestClient) -> None:
@@ -51,17 +51,27 @@ def test_an_unreachable_database_answers_503_with_retry_after(tmp_path: Path) ->
 
 
 def test_a_malformed_event_is_dropped_with_a_log_line(caplog: pytest.LogCaptureFixture) -> None:
-    got: list[str] = []
+    got: list[Event] = []
 
-    async def handler(game_id: str) -> None:
-        got.append(game_id)
+    async def handler(event: Event) -> None:
+        got.append(event)
 
     good = '{"game": "AAAAAAAAAAAAAAAAAAAAAA", "from": "other"}'
-    assert parse_event(good, "me") == "A" * 22
+    assert parse_event(good, "me") == Event("A" * 22)
     assert parse_event(good, "other") is None  # this process's own
+    malformed = (
+        "not json",
+        "[1]",
+        '{"game": "../etc", "from": "x"}',
+        b"\xff",
+        '{"game": "AAAAAAAAAAAAAAAAAAAAAA", "from": "x", "version": -1}',
+        '{"game": "AAAAAAAAAAAAAAAAAAAAAA", "from": "x", "version": true}',
+        '{"game": "AAAAAAAAAAAAAAAAAAAAAA", "from": "x", "move": {"ply": 0}}',  # no version
+        '{"game": "AAAAAAAAAAAAAAAAAAAAAA", "from": "x", "version": 3, "move": [1]}',
+    )
     with caplog.at_level(logging.WARNING, logger="boardlab.web.friends"):
-        for raw in (good, "not json", "[1]", '{"game": "../etc", "from": "x"}', b"\xff"):
+        for raw in (good, *malformed):
             run_coroutine(_deliver(raw, "me", handler))
-    assert got == ["A" * 22]
+    assert got == [Event("A" * 22)]
     dropped = [r for r in caplog.records if "malformed event" in r.getMessage()]
-    assert len(dropped) == 4
+    assert len(dropped) == len(malformed)

@@ -50,14 +50,16 @@ from boardlab.core.errors import BoardLabError
 from boardlab.web.connections import RefusalLog, address_key
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.db import default_database_url
-from boardlab.web.friends.events import Bus, make_bus
+from boardlab.web.friends.events import Bus, Event, PostgresBus, make_bus
 from boardlab.web.friends.hub import Hub, Listener
+from boardlab.web.friends.live import MoveWrite
 from boardlab.web.friends.retention import Housekeeper, expire_invitations
 from boardlab.web.friends.store import (
     FriendError,
     FriendLimits,
     FriendStore,
     NoSuchGameError,
+    Played,
     SeatError,
     StaleMoveError,
     TooManyGamesError,
@@ -107,6 +109,8 @@ class Friends:
         self.shared = False  # True: other processes serve the same games (events between them)
         self.bus: Bus | None = None
         self.on_move: Callable[[int], None] | None = None  # told each group commit's size
+        self.on_event: Callable[[str], None] | None = None  # told how each event was taken
+        self._heard: dict[str, float] = {}  # game id -> when its last event came
         self._listener: asyncio.Task[None] | None = None
         self.hub = Hub()
         # Threads for the store's calls: a move's thread mostly waits for the group commit,
@@ -140,6 +144,8 @@ class Friends:
                 url = self.database or default_database_url()
                 self._store = FriendStore(url, self.limits, migrate=self.migrate)
                 self._store.on_move = self.on_move
+                if isinstance(self.bus, PostgresBus):
+                    self._store.committer.announce = self.bus.announce
             return self._store
 
     def close(self) -> None:
@@ -153,22 +159,31 @@ class Friends:
         """`fn(store)` in a worker thread (the store is synchronous)."""
         return await anyio.to_thread.run_sync(lambda: fn(self.open()), limiter=self.limiter)
 
-    async def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
+    async def move(self, game_id: str, token: str | None, move: str, ply: int) -> Played:
         """A move: in the event loop when its game is in memory (no thread waits for the
         commit), else in a worker thread."""
         out = await self.open().move_async(game_id, token, move, ply)
         if out is None:
-            out = await self.run(lambda st: st.move(game_id, token, move, ply))
+            out = await self.run(lambda st: st.play(game_id, token, move, ply))
         return out
 
-    async def publish(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
+    async def publish(
+        self,
+        game_id: str,
+        state: fs.FriendStateOut | None = None,
+        write: MoveWrite | None = None,
+    ) -> None:
         """Push the game's public state (the one just committed, or read again) to its
-        sockets, and tell the other processes (when there are any) that it changed."""
+        sockets, and tell the other processes (when there are any) that it changed (with
+        the move's `write`, when it was a move, so that they apply it to their copies)."""
         if self.shared:
             bus = self._bus()
             if bus is not None:
                 try:
-                    await bus.send(game_id)
+                    if write is None:
+                        await bus.send(game_id)
+                    elif not write.announced:  # else it went out with its commit
+                        await bus.send(game_id, write.version + 1, write.note())
                 except Exception:  # the sockets of this process still get it
                     log.warning("shared games: could not send an event", exc_info=True)
         await self._push(game_id, state)
@@ -182,14 +197,37 @@ class Friends:
 
     def _bus(self) -> Bus | None:
         if self.bus is None and self.shared:
-            self.bus = make_bus(self.events, self.open().url)
+            store = self.open()
+            self.bus = make_bus(self.events, store.url)
+            if isinstance(self.bus, PostgresBus):  # moves' events go out with their commit
+                store.committer.announce = self.bus.announce
         return self.bus
 
-    async def _on_event(self, game_id: str) -> None:
+    async def _on_event(self, event: Event) -> None:
+        """Another process changed a game: a move is applied to this process's copy (when
+        it is one version behind) and pushed from there; otherwise the game is read again,
+        if any socket here watches it."""
         try:
-            await self._push(game_id)
+            store = self.open()
+            self._heard[event.game] = time.monotonic()
+            kept = store.live.get(event.game) is not None
+            live = store.catch_up(event.game, event.version, event.move)
+            if self.on_event is not None:
+                self.on_event("applied" if live else "read again" if kept else "not kept")
+            if not self.hub.count(event.game):
+                return
+            await self._push(event.game, None if live is None else store.render(live))
         except Exception:  # one game's trouble must not stop the listener
             log.warning("shared games: could not push an event's game", exc_info=True)
+
+    def heard_since(self, game_id: str, since: float) -> bool:
+        """Whether an event of another process about `game_id` came at or after `since`
+        (time.monotonic)."""
+        heard = self._heard.get(game_id)
+        if len(self._heard) > 10_000:  # forget what no socket can still be waiting on
+            cutoff = time.monotonic() - 60.0
+            self._heard = {k: t for k, t in self._heard.items() if t > cutoff}
+        return heard is not None and heard >= since
 
     def ensure_listener(self) -> None:
         """Listen to the other processes' events (while this process serves sockets)."""
@@ -320,9 +358,9 @@ async def move(
 ) -> fs.FriendStateOut:
     """Play a move for one's seat in the position after `ply` plies."""
     friends = _friends(request)
-    out = await friends.move(game_id, _token(authorization), body.move, body.ply)
-    await friends.publish(game_id, out)
-    return out
+    played = await friends.move(game_id, _token(authorization), body.move, body.ply)
+    await friends.publish(game_id, played.state, played.write)
+    return played.state
 
 
 @router.post("/{game_id}/resign")
@@ -460,6 +498,7 @@ async def socket(ws: WebSocket, game_id: str) -> None:
         hello = json.loads(await asyncio.wait_for(_receive(ws, lim.message_bytes), timeout=10))
         token = hello.get("token") if isinstance(hello, dict) else None
         token = token if isinstance(token, str) and 0 < len(token) <= 200 else None
+        reading = time.monotonic()
         # a seat's hello takes the seat (opening the invitation is joining)
         state = await friends.run(
             lambda st: st.join(game_id, token) if token else st.state(game_id)
@@ -479,12 +518,15 @@ async def socket(ws: WebSocket, game_id: str) -> None:
     friends.hub.add(game_id, listener)
     friends.ensure_ticker()
     friends.ensure_listener()
-    await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
-    if token:
-        await friends.publish(game_id, state)  # the other side learns that this seat is here
-    sender = asyncio.create_task(_send_loop(ws, listener))
+    sender: asyncio.Task[None] | None = None
     bucket = _Bucket(lim.messages_per_s, lim.message_burst)
-    try:
+    try:  # from here on, the client may leave at any await
+        await ws.send_json({"type": "state", "state": state.model_dump(mode="json")})
+        if token:  # the other side learns that this seat is here
+            await friends.publish(game_id, state)
+        if friends.heard_since(game_id, reading):  # another process's change came meanwhile
+            await friends._push(game_id)
+        sender = asyncio.create_task(_send_loop(ws, listener))
         while True:
             text = await _receive(ws, lim.message_bytes)
             if not bucket.take():
@@ -497,7 +539,8 @@ async def socket(ws: WebSocket, game_id: str) -> None:
         pass  # the client went away (a send on a closed socket raises one of these)
     finally:
         friends.hub.remove(game_id, listener)
-        sender.cancel()
+        if sender is not None:
+            sender.cancel()
 
 
 _frames_log = RefusalLog("WebSocket message")
@@ -537,9 +580,11 @@ async def _handle(
             await ws.send_json({"type": "pong", "t": msg.get("t")})
             return
         state: fs.FriendStateOut | None = None
+        write: MoveWrite | None = None
         if kind == "move":
             body = fs.MoveRequest.model_validate({"move": msg.get("move"), "ply": msg.get("ply")})
-            state = await friends.move(game_id, token, body.move, body.ply)
+            played = await friends.move(game_id, token, body.move, body.ply)
+            state, write = played.state, played.write
         elif kind == "setup":
             req = fs.SetupRequest.model_validate({k: v for k, v in msg.items() if k != "type"})
             state = await friends.run(lambda st: st.setup(game_id, token, req))
@@ -568,7 +613,7 @@ async def _handle(
             exc = ValueError("bad message: " + "; ".join(e["msg"] for e in exc.errors()[:2]))
         await _error(ws, exc)
         return
-    await friends.publish(game_id, state)
+    await friends.publish(game_id, state, write)
 
 
 def install(app: FastAPI, database: str | None = None, limits: FriendLimits | None = None) -> None:

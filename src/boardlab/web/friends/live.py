@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from boardlab.core.registry import AnyRules
 from boardlab.core.session import GameSession
@@ -129,16 +129,50 @@ class LiveGame:
     session: GameSession[Any, Any]
     score: Score
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # each ply of the session with its move and the position after it in notation: a render
+    # formats only the plies added since the last one
+    _texts: list[tuple[object, str, str]] = field(default_factory=list, repr=False)
+
+    def notation(self) -> tuple[list[str], list[str]]:
+        """The session's moves, and its positions (the start first), in notation."""
+        plies, cache = self.session.plies, self._texts
+        same = 0
+        for ply, kept in zip(plies, cache, strict=False):
+            if kept[0] is not ply:
+                break
+            same += 1
+        del cache[same:]  # plies taken back
+        fmt, fmt_move = self.rules.format_position, self.rules.format_move
+        cache.extend((p, fmt_move(p.move), fmt(p.after)) for p in plies[same:])
+        moves = [m for _, m, _ in cache]
+        return moves, [fmt(self.session.start), *(a for _, _, a in cache)]
 
 
 class LiveGames:
     """The live games of one store, the most recently used kept (at most `capacity`; one
-    that fell out is read again when next used)."""
+    that fell out is read again when next used). A finished game is not kept: no move will
+    come, and a busy server finishes thousands of games an hour; only its id is remembered
+    (the most recent `over_capacity`), so the clock watcher knows it needs no look."""
 
-    def __init__(self, capacity: int = 4096) -> None:
+    def __init__(self, capacity: int = 4096, over_capacity: int = 16384) -> None:
         self.capacity = capacity
+        self.over_capacity = over_capacity
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._over: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
+
+    def is_over(self, game_id: str) -> bool:
+        """True when the game is known to have ended (finished or expired)."""
+        return game_id in self._over
+
+    def retire(self, game_id: str) -> None:
+        """The game has ended: forget its copy, remember that it is over."""
+        with self._lock:
+            self._games.pop(game_id, None)
+            self._over[game_id] = None
+            self._over.move_to_end(game_id)
+            while len(self._over) > self.over_capacity:
+                self._over.popitem(last=False)
 
     def get(self, game_id: str) -> LiveGame | None:
         with self._lock:
@@ -147,12 +181,22 @@ class LiveGames:
                 self._games.move_to_end(game_id)
             return live
 
-    def put(self, live: LiveGame) -> None:
+    def put(self, live: LiveGame) -> LiveGame:
+        """Keep `live`, unless a newer copy of the game is kept already (a reader that read
+        before a change may finish after the change's own copy is in); the copy kept."""
+        if live.view.status not in ("waiting", "playing"):
+            self.retire(live.view.id)
+            return live
         with self._lock:
+            kept = self._games.get(live.view.id)
+            if kept is not None and kept.view.version > live.view.version:
+                self._games.move_to_end(live.view.id)
+                return kept
             self._games[live.view.id] = live
             self._games.move_to_end(live.view.id)
             while len(self._games) > self.capacity:
                 self._games.popitem(last=False)
+            return live
 
     def drop(self, game_id: str, live: LiveGame | None = None) -> None:
         """Forget a game (only if it is still `live`, when given)."""
@@ -179,6 +223,61 @@ class MoveWrite:
     seat_colour: int | None = None
     seat_remaining_ms: int | None = None
     result: ResultView | None = None
+    announced: bool = False  # its event went out with its commit (`GroupCommitter.announce`)
+
+    def note(self) -> dict[str, Any]:
+        """The move's columns as JSON, for the event that tells the other processes (it is
+        applied to a copy at `version`; the event says `version + 1`)."""
+        r, colour = self.result, self.seat_colour
+        return {
+            "ply": self.ply,
+            "move": self.move,
+            "values": self.game_values,
+            "seat": None if colour is None else [colour, self.seat_remaining_ms],
+            "result": None if r is None else [r.winner, r.reason, r.tag],
+        }
+
+    @classmethod
+    def from_note(cls, game_id: str, version: int, note: dict[str, Any]) -> MoveWrite:
+        """The write that `note` (from another process) describes, made at `version` (it
+        raised the game to `version + 1`); ValueError when it is not one."""
+        ply, move, values = note.get("ply"), note.get("move"), note.get("values")
+        seat, result = note.get("seat"), note.get("result")
+        if type(ply) is not int or ply < 0 or not isinstance(move, str) or len(move) > 64:
+            raise ValueError("a move note needs a ply and a move")
+        if not isinstance(values, dict) or set(values) != set(MOVE_COLUMNS):
+            raise ValueError(f"a move note's values are {', '.join(MOVE_COLUMNS)}")
+        updated, status, turn = (values[k] for k in ("updated_at", "status", "turn_started_at"))
+        if (
+            not isinstance(updated, int | float)
+            or status not in ("playing", "over")
+            or not (turn is None or isinstance(turn, int | float))
+            or values["draw_offer"] is not None
+        ):
+            raise ValueError("a move note's values are out of range")
+        colour = remaining = None
+        if seat is not None:
+            if not (isinstance(seat, list) and len(seat) == 2 and seat[0] in (0, 1)):
+                raise ValueError("a move note's seat is [colour, milliseconds left]")
+            colour, remaining = seat
+            if not (remaining is None or type(remaining) is int):
+                raise ValueError("a move note's seat is [colour, milliseconds left]")
+        res = None
+        if result is not None:
+            if not (
+                isinstance(result, list)
+                and len(result) == 3
+                and result[0] in (None, 0, 1)
+                and all(isinstance(x, str) for x in result[1:])
+            ):
+                raise ValueError("a move note's result is [winner, reason, tag]")
+            res = ResultView(result[0], result[1], result[2])
+        return cls(
+            game_id, version, ply, move, float(updated), dict(values), colour, remaining, res
+        )
+
+
+MOVE_COLUMNS = ("updated_at", "draw_offer", "status", "turn_started_at")  # set by every move
 
 
 class GroupCommitter:
@@ -196,6 +295,10 @@ class GroupCommitter:
         self.engine = engine
         self.max_batch = max_batch
         self.on_batch = on_batch
+        # run inside each batch's transaction with the moves it stores (PostgreSQL's NOTIFY
+        # is sent on commit, so the other processes hear of exactly the stored moves)
+        self.announce: Callable[[Connection, list[MoveWrite]], None] | None = None
+        self._postgres = engine.dialect.name == "postgresql"
         self._lock: AbstractContextManager[Any] = write_lock or nullcontext()
         self._pending: list[tuple[MoveWrite, Future[bool]]] = []
         self._cond = threading.Condition()
@@ -246,41 +349,95 @@ class GroupCommitter:
         # plain SQL in the driver's own parameter style: the batch's statements are the same
         # few, and compiling SQLAlchemy statements per move would cost more than running them
         sql = self._sql
-        stored: list[bool] = []
-        moves: list[tuple[Any, ...]] = []
-        seats: list[tuple[Any, ...]] = []
-        results: list[tuple[Any, ...]] = []
         with self._lock, self.engine.begin() as conn:
-            for w in writes:
-                v = w.game_values
-                done = conn.exec_driver_sql(
-                    sql["game"],
-                    (
-                        w.version + 1,
-                        w.ply + 1,
-                        v["updated_at"],
-                        v["status"],
-                        v["turn_started_at"],
-                        w.game_id,
-                        w.version,
-                    ),
-                ).rowcount
-                stored.append(done == 1)
-                if done != 1:
-                    continue
-                moves.append((w.game_id, w.ply, w.move, w.played_at))
-                if w.seat_colour is not None:
-                    seats.append((w.seat_remaining_ms, w.game_id, w.seat_colour))
-                if w.result is not None:
-                    r = w.result
-                    results.append((w.game_id, r.winner, r.reason, r.tag, w.played_at))
-            if moves:
-                conn.exec_driver_sql(sql["move"], moves)
-            if seats:
-                conn.exec_driver_sql(sql["seat"], seats)
+            if self._postgres:
+                stored = self._update_games_at_once(conn, writes)
+            else:
+                stored = [self._update_game(conn, w) for w in writes]
+            done = [w for w, ok in zip(writes, stored, strict=True) if ok]
+            if done and self._postgres:
+                self._insert_rows_at_once(conn, done)
+            elif done:
+                conn.exec_driver_sql(
+                    sql["move"], [(w.game_id, w.ply, w.move, w.played_at) for w in done]
+                )
+                seats = [
+                    (w.seat_remaining_ms, w.game_id, w.seat_colour)
+                    for w in done
+                    if w.seat_colour is not None
+                ]
+                if seats:
+                    conn.exec_driver_sql(sql["seat"], seats)
+            results = [
+                (w.game_id, w.result.winner, w.result.reason, w.result.tag, w.played_at)
+                for w in done
+                if w.result is not None
+            ]
             if results:
                 conn.exec_driver_sql(sql["result"], results)
+            if done and self.announce is not None:
+                self.announce(conn, done)
+                for w in done:
+                    w.announced = True
         return stored
+
+    def _update_game(self, conn: Connection, w: MoveWrite) -> bool:
+        """One game's row, if it is still at the move's version (SQLite: statements cost no
+        round trip)."""
+        v = w.game_values
+        row = (
+            w.version + 1, w.ply + 1, v["updated_at"], v["status"], v["turn_started_at"],
+            w.game_id, w.version,
+        )  # fmt: skip
+        return bool(conn.exec_driver_sql(self._sql["game"], row).rowcount == 1)
+
+    @staticmethod
+    def _update_games_at_once(conn: Connection, writes: list[MoveWrite]) -> list[bool]:
+        """Every game's row in one statement (PostgreSQL: one round trip for the batch),
+        each only if still at its move's version; which were."""
+        cols: list[list[Any]] = [[], [], [], [], [], []]
+        for w in writes:
+            v = w.game_values
+            row = (w.game_id, w.version, w.ply, v["updated_at"], v["status"], v["turn_started_at"])
+            for col, value in zip(cols, row, strict=True):
+                col.append(value)
+        hit = conn.exec_driver_sql(
+            "UPDATE games AS g SET version = v.version + 1, ply = v.ply + 1, "
+            "updated_at = v.updated_at, draw_offer = NULL, status = v.status, "
+            "turn_started_at = v.turn "
+            "FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::float8[], %s::varchar[], "
+            "%s::float8[]) AS v(id, version, ply, updated_at, status, turn) "
+            "WHERE g.id = v.id AND g.version = v.version RETURNING g.id",
+            tuple(cols),
+        ).all()
+        stored = {row[0] for row in hit}
+        return [w.game_id in stored for w in writes]
+
+    @staticmethod
+    def _insert_rows_at_once(conn: Connection, done: list[MoveWrite]) -> None:
+        """The stored moves' rows and their seats' clocks, one statement each (PostgreSQL)."""
+        conn.exec_driver_sql(
+            "INSERT INTO moves (game_id, ply, move, played_at) "
+            "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::float8[])",
+            (
+                [w.game_id for w in done],
+                [w.ply for w in done],
+                [w.move for w in done],
+                [w.played_at for w in done],
+            ),
+        )
+        clocks = [w for w in done if w.seat_colour is not None]
+        if clocks:
+            conn.exec_driver_sql(
+                "UPDATE seats AS s SET remaining_ms = v.ms "
+                "FROM unnest(%s::varchar[], %s::int[], %s::int[]) AS v(game_id, colour, ms) "
+                "WHERE s.game_id = v.game_id AND s.colour = v.colour",
+                (
+                    [w.game_id for w in clocks],
+                    [w.seat_colour for w in clocks],
+                    [w.seat_remaining_ms for w in clocks],
+                ),
+            )
 
     @functools.cached_property
     def _sql(self) -> dict[str, str]:

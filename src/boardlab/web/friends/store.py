@@ -21,6 +21,7 @@ import asyncio
 import functools
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -38,7 +39,7 @@ from boardlab.core.errors import BoardLabError, IllegalMoveError, NotationError,
 from boardlab.core.records import GameRecord
 from boardlab.core.registry import AnyRules, get_game, make_rules
 from boardlab.core.session import GameSession
-from boardlab.web import schemas as s
+from boardlab.web.friends import clock, views
 from boardlab.web.friends import db as dbmod
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.live import (
@@ -48,14 +49,12 @@ from boardlab.web.friends.live import (
     LiveGames,
     MoveWrite,
     ResultView,
-    Score,
     SeatView,
 )
 from boardlab.web.friends.models import Game, Match, MoveRow, Result, Seat
-from boardlab.web.schemas import board_facts
-from boardlab.web.service import result_out
 
 T = TypeVar("T")
+log = logging.getLogger("boardlab.web.friends")
 
 
 @dataclass
@@ -64,6 +63,15 @@ class _Prepared:
 
     write: MoveWrite
     seat: SeatView
+
+
+@dataclass
+class Played:
+    """A stored move: the state its mover sees and the write that stored it (None when it
+    went the slow way, in a transaction of its own)."""
+
+    state: fs.FriendStateOut
+    write: MoveWrite | None
 
 
 _RELOAD = object()  # the game in memory is stale: read it again
@@ -271,15 +279,6 @@ class FriendStore:
                 return seat
         raise SeatError("this token holds no seat of this game")
 
-    @staticmethod
-    def _clock_left(game: Game | GameView, now: float, mover: int) -> list[int] | None:
-        if game.clock_ms is None:
-            return None
-        left = [seat.remaining_ms if seat.remaining_ms is not None else 0 for seat in game.seats]
-        if game.status == "playing" and game.turn_started_at is not None:
-            left[mover] -= round((now - game.turn_started_at) * 1000)
-        return left
-
     def _to_move(self, game: Game) -> int:
         return self._replay(game).session.to_move
 
@@ -309,67 +308,7 @@ class FriendStore:
         view = GameView.of(game)
         live = LiveGame(view, r.rules, r.session, self._score(db, game.match_id))
         self._made.live = live
-        return self._render(live, None if seat is None else view.seats[seat.colour])
-
-    def _render(self, live: LiveGame, seat: SeatView | None = None) -> fs.FriendStateOut:
-        """The state of a game in memory, as `seat` (None: a spectator) sees it."""
-        now = self.now()
-        game, rules, session = live.view, live.rules, live.session
-        fmt = rules.format_position
-        left = self._clock_left(game, now, session.to_move)
-        clock = None
-        staging = game.setup_stage is not None
-        if left is not None and game.clock_ms is not None:
-            running = session.to_move if game.status == "playing" and not staging else None
-            clock = fs.ClockOut(
-                initial_ms=game.clock_ms,
-                increment_ms=game.increment_ms,
-                remaining_ms=(max(0, left[0]), max(0, left[1])),
-                running=running,
-                now=now,
-            )
-        result = None
-        if game.result is not None:
-            result = s.ResultOut(
-                winner=game.result.winner, reason=game.result.reason, tag=game.result.tag
-            )
-        elif session.result is not None:  # a game finished under the first schema
-            result = result_out(session.result)
-        count, score = live.score
-        playing = game.status == "playing" and not staging
-        setup = None
-        if staging and game.placer is not None:
-            setup = fs.SetupOut.model_validate({"stage": game.setup_stage, "placer": game.placer})
-        return fs.FriendStateOut(
-            id=game.id,
-            number=game.number,
-            game=rules.game,
-            variant=rules.variant,
-            size=rules.size,
-            players=rules.player_names,
-            status=game.status,  # type: ignore[arg-type]
-            start=fmt(session.start),
-            moves=[rules.format_move(m) for m in session.moves],
-            positions=[fmt(p) for p in session.positions],
-            position=fmt(session.position),
-            ply=game.ply,
-            to_move=session.to_move,
-            legal_moves=[rules.format_move(m) for m in session.legal_moves()] if playing else [],
-            result=result,
-            draw_offer=game.draw_offer,
-            clock=clock,
-            seats=[
-                fs.SeatOut(colour=t.colour, person=t.person, joined=t.joined_at is not None)
-                for t in game.seats
-            ],
-            match=fs.MatchOut(id=game.match_id, games=count, score=score),
-            next_game=game.next_game_id,
-            facts=board_facts(rules, session.position),
-            setup=setup,
-            updated_at=game.updated_at,
-            you=None if seat is None else seat.colour,
-            person=None if seat is None else seat.person,
-        )
+        return views.render(live, self.now(), None if seat is None else view.seats[seat.colour])
 
     def state(self, game_id: str, token: str | None = None) -> fs.FriendStateOut:
         """The game as a spectator sees it; with a valid seat token, as that seat sees it
@@ -380,9 +319,9 @@ class FriendStore:
                 game = live.view
                 seat = self._seat_view(game, token) if token else None
                 mover = live.session.to_move
-                left = self._clock_left(game, self.now(), mover)
+                left = clock.left(game, self.now(), mover)
                 if left is None or game.status != "playing" or left[mover] > 0:
-                    return self._render(live, seat)
+                    return views.render(live, self.now(), seat)
             self.flag_if_due(game_id)  # the running clock is out: end the game, then read
         raise AssertionError("unreachable: a flagged game is no longer playing")
 
@@ -403,7 +342,7 @@ class FriendStore:
                 live = LiveGame(
                     GameView.of(game), r.rules, r.session, self._score(db, game.match_id)
                 )
-            self.live.put(live)
+            live = self.live.put(live)
         return live
 
     def seat_colour(self, game_id: str, token: str) -> int:
@@ -516,7 +455,7 @@ class FriendStore:
         with live.lock:
             seat = self._seat_view(live.view, token)
             if seat.joined_at is not None:
-                return self._render(live, seat)
+                return views.render(live, self.now(), seat)
         return self._join(game_id, token)
 
     @_changes
@@ -538,6 +477,10 @@ class FriendStore:
     def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
         """Play `move` for the seat of `token` in the position after `ply` plies (checked
         against the game in memory, written by the group commit)."""
+        return self.play(game_id, token, move, ply).state
+
+    def play(self, game_id: str, token: str | None, move: str, ply: int) -> Played:
+        """`move`, with the write that stored it (for the other processes' copies)."""
         for attempt in range(3):
             live = self._live_game(game_id, check=attempt > 0)
             with live.lock:
@@ -549,18 +492,18 @@ class FriendStore:
             if out is _RELOAD:
                 self.live.drop(game_id, live)
                 continue
-            assert isinstance(out, fs.FriendStateOut)
+            assert isinstance(out, Played)
             return out
         try:
-            return self._move_slow(game_id, token, move, ply)
+            return Played(self._move_slow(game_id, token, move, ply), None)
         finally:
             self.live.drop(game_id)
 
     async def move_async(
         self, game_id: str, token: str | None, move: str, ply: int
-    ) -> fs.FriendStateOut | None:
-        """`move` in the event loop, awaiting the group commit instead of holding a thread,
-        when the game is in memory and free; None: not possible now, call `move` in a
+    ) -> Played | None:
+        """`play` in the event loop, awaiting the group commit instead of holding a thread,
+        when the game is in memory and free; None: not possible now, call `play` in a
         thread."""
         live = self.live.get(game_id)
         if live is None or not live.lock.acquire(blocking=False):
@@ -585,12 +528,12 @@ class FriendStore:
             live.lock.release()
         if out is _RELOAD:
             self.live.drop(game_id, live)
-        return out if isinstance(out, fs.FriendStateOut) else None
+        return out if isinstance(out, Played) else None
 
     def _move_live(
         self, live: LiveGame, token: str | None, move: str, ply: int, first: bool
     ) -> object:
-        """The move on the game in memory (its lock held): its state, or _RELOAD or _SLOW."""
+        """The move on the game in memory (its lock held): Played, or _RELOAD or _SLOW."""
         prep = self._prepare_move(live, token, move, ply, first)
         if not isinstance(prep, _Prepared):
             return prep
@@ -607,20 +550,60 @@ class FriendStore:
         self.live.drop(live.view.id, live)
 
     def _settle(self, live: LiveGame, prep: _Prepared, stored: bool) -> object:
-        """The game in memory after the write: the move applied, or _RELOAD."""
-        game, write = live.view, prep.write
+        """The game in memory after the write: the move applied (Played), or _RELOAD."""
         if not stored:
             live.session.undo()
             return _RELOAD  # another process or store changed the game first
-        game.ply, game.version = write.ply + 1, game.version + 1
-        for key, value in write.game_values.items():
-            setattr(game, key, value)
-        if write.seat_colour is not None:
-            game.seats[write.seat_colour].remaining_ms = write.seat_remaining_ms
-        if write.result is not None:
-            game.result = write.result
-            live.score = _scored(live.score, game, write.result)
-        return self._render(live, prep.seat)
+        views.apply(live, prep.write)
+        played = Played(views.render(live, self.now(), prep.seat), prep.write)
+        if live.view.status not in OPEN:
+            self.live.retire(live.view.id)  # the move ended it
+        return played
+
+    def catch_up(self, game_id: str, version: int | None, note: Any = None) -> LiveGame | None:
+        """Bring the game in memory up to `version` (another process's change): a move's
+        `note` (`MoveWrite.note`) is applied to a copy exactly one version behind; a copy
+        that is behind otherwise, or a change that is not a move, is dropped (read again
+        when next used). The copy, now at `version` or newer; None when there is none (or
+        it is busy). Never waits: the event loop calls it."""
+        live = self.live.get(game_id)
+        if live is None:
+            return None
+        if not live.lock.acquire(blocking=False):
+            self.live.drop(game_id, live)  # a change of this process is under way: read again
+            return None
+        try:
+            have = live.view.version
+            if version is not None and have >= version:
+                return live  # this copy has it already
+            if version is None or note is None or have != version - 1:
+                self.live.drop(game_id, live)
+                return None
+            try:
+                write = MoveWrite.from_note(game_id, have, note)
+                if write.ply != live.view.ply:
+                    raise ValueError(f"the move is for ply {write.ply}, not {live.view.ply}")
+                live.session.play(live.rules.parse_move(write.move))
+            except (ValueError, IndexError) as exc:  # NotationError and IllegalMoveError too
+                log.warning("shared games: read %s again: %s", game_id, exc)
+                self.live.drop(game_id, live)
+                return None
+            views.apply(live, write)
+            if live.view.status not in OPEN:
+                self.live.retire(game_id)  # the move ended it (the caller renders it once)
+            return live
+        finally:
+            live.lock.release()
+
+    def render(self, live: LiveGame) -> fs.FriendStateOut | None:
+        """The spectator's state of a game in memory; None when a change of it is under way
+        (never waits)."""
+        if not live.lock.acquire(blocking=False):
+            return None
+        try:
+            return views.render(live, self.now())
+        finally:
+            live.lock.release()
 
     def _prepare_move(
         self, live: LiveGame, token: str | None, move: str, ply: int, first: bool
@@ -628,16 +611,23 @@ class FriendStore:
         """The move checked and played on the session in memory: a _Prepared write, or
         _RELOAD or _SLOW; the rules' and the seat's errors are raised."""
         game, session, rules = live.view, live.session, live.rules
-        seat = self._seat_view(game, token)
-        self._check_playing(game)
+        try:
+            seat = self._seat_view(game, token)
+            self._check_playing(game)
+        except (SeatError, IllegalMoveError):
+            if first:  # this copy may be behind the database (a join, the setup's seats)
+                return _RELOAD
+            raise
         now = self.now()
-        left = self._clock_left(game, now, session.to_move)
+        left = clock.left(game, now, session.to_move)
         if left is not None and game.status == "playing" and left[session.to_move] <= 0:
             return _SLOW  # the flag fell before the move came
         if ply != game.ply:
             if first and ply > game.ply:
                 return _RELOAD  # this copy may be behind the database
             raise StaleMoveError(f"the game is at ply {game.ply}, not {ply}: the board has changed")
+        if first and (game.setup_stage is not None or session.to_move != seat.colour):
+            return _RELOAD  # refused below, unless this copy is behind
         self._check_setup_done(game)
         if session.to_move != seat.colour:  # a seat moves only for itself: 403
             names = rules.player_names
@@ -680,7 +670,7 @@ class FriendStore:
                 game = self._load(db, game_id)
                 seat = self._seat_of(game, token)
                 self._check_playing(game)
-                self._settle_clock(game, self.now())
+                clock.settle(game, self.now(), lambda: self._to_move(game))
                 flagged = game.status != "playing"  # the flag fell before the move came
                 if not flagged:
                     return self._play(db, game, seat, move, ply)
@@ -705,7 +695,7 @@ class FriendStore:
         except NotationError as exc:
             raise NotationError(f"{move.strip()[:24]}: {exc}") from None
         now = self.now()
-        self._run_clock(game, seat, now)
+        clock.run(game, seat, now)
         if game.status != "playing":  # the flag fell before the move arrived
             return self._out(db, game, seat)
         game.moves.append(MoveRow(ply=ply, move=r.rules.format_move(m), played_at=now))
@@ -714,20 +704,9 @@ class FriendStore:
         game.draw_offer = None
         outcome = r.session.result
         if outcome is not None:
-            self._finish(game, outcome.winner, outcome.reason.value, now)
+            clock.finish(game, outcome.winner, outcome.reason.value, now)
         db.flush()
         return self._out(db, game, seat)
-
-    def _run_clock(self, game: Game, seat: Seat, now: float) -> None:
-        if game.clock_ms is None or game.turn_started_at is None or seat.remaining_ms is None:
-            return
-        left = seat.remaining_ms - round((now - game.turn_started_at) * 1000)
-        if left <= 0:
-            seat.remaining_ms = 0
-            self._finish(game, 1 - seat.colour, "time", now)
-            return
-        seat.remaining_ms = left + game.increment_ms
-        game.turn_started_at = now
 
     @staticmethod
     def _check_setup_done(game: Game | GameView) -> None:
@@ -743,15 +722,6 @@ class FriendStore:
         if game.status != "playing":
             raise IllegalMoveError("the game is over")
 
-    @staticmethod
-    def _finish(game: Game, winner: int | None, reason: str, now: float) -> None:
-        tag = "1/2-1/2" if winner is None else ("1-0" if winner == 0 else "0-1")
-        game.status = "over"
-        game.result = Result(winner=winner, reason=reason, tag=tag, finished_at=now)
-        game.turn_started_at = None
-        game.draw_offer = None
-        game.updated_at = now
-
     @_changes
     def resign(self, game_id: str, token: str | None) -> fs.FriendStateOut:
         """The seat's player resigns (also before the friend has joined: then it aborts)."""
@@ -760,24 +730,14 @@ class FriendStore:
             seat = self._seat_of(game, token)
             now = self.now()
             if game.status == "waiting" or (game.status == "playing" and game.setup_stage):
-                self._finish(game, None, "aborted", now)  # before the first move: no result
+                clock.finish(game, None, "aborted", now)  # before the first move: no result
             else:
                 self._check_playing(game)
-                self._settle_clock(game, now)
+                clock.settle(game, now, lambda: self._to_move(game))
                 if game.status == "playing":
-                    self._finish(game, 1 - seat.colour, "resignation", now)
+                    clock.finish(game, 1 - seat.colour, "resignation", now)
             db.flush()
             return self._out(db, game, seat)
-
-    def _settle_clock(self, game: Game, now: float) -> None:
-        """End the game on time if the side to move has run out (before any other change)."""
-        if game.clock_ms is None or game.status != "playing":
-            return
-        mover = self._to_move(game)
-        left = self._clock_left(game, now, mover)
-        if left is not None and left[mover] <= 0:
-            game.seats[mover].remaining_ms = 0
-            self._finish(game, 1 - mover, "time", now)
 
     @_changes
     def draw(self, game_id: str, token: str | None, action: str) -> fs.FriendStateOut:
@@ -788,19 +748,19 @@ class FriendStore:
             self._check_playing(game)
             self._check_setup_done(game)
             now = self.now()
-            self._settle_clock(game, now)
+            clock.settle(game, now, lambda: self._to_move(game))
             if game.status != "playing":
                 return self._out(db, game, seat)
             other = 1 - seat.colour
             if action == "offer":
                 if game.draw_offer == other:  # both offered: agreed
-                    self._finish(game, None, "agreement", now)
+                    clock.finish(game, None, "agreement", now)
                 else:
                     game.draw_offer = seat.colour
             elif action == "accept":
                 if game.draw_offer != other:
                     raise IllegalMoveError("there is no draw offer to accept")
-                self._finish(game, None, "agreement", now)
+                clock.finish(game, None, "agreement", now)
             elif action == "decline":
                 if game.draw_offer != other:
                     raise IllegalMoveError("there is no draw offer to decline")
@@ -914,7 +874,7 @@ class FriendStore:
         waits (the clock watcher asks it of every watched game, in the event loop)."""
         live = self.live.get(game_id)
         if live is None:
-            return True
+            return not self.live.is_over(game_id)
         if not live.lock.acquire(blocking=False):
             return False  # a change is being written: the next tick looks again
         try:
@@ -922,7 +882,7 @@ class FriendStore:
             if game.clock_ms is None or game.status != "playing":
                 return False
             mover = live.session.to_move
-            left = self._clock_left(game, self.now(), mover)
+            left = clock.left(game, self.now(), mover)
             return left is None or left[mover] <= 0
         finally:
             live.lock.release()
@@ -938,9 +898,11 @@ class FriendStore:
                 if game.clock_ms is None or game.status != "playing":
                     return False
                 mover = live.session.to_move
-                left = self._clock_left(game, self.now(), mover)
+                left = clock.left(game, self.now(), mover)
                 if left is not None and left[mover] > 0:
                     return False
+        elif self.live.is_over(game_id):
+            return False
         try:
             with self._read() as db:
                 row = db.execute(
@@ -958,7 +920,7 @@ class FriendStore:
             game = self._load(db, game_id)
             if game.clock_ms is None or game.status != "playing":
                 return False
-            self._settle_clock(game, self.now())
+            clock.settle(game, self.now(), lambda: self._to_move(game))
             return bool(game.status == "over")
 
     def running_clocks(self) -> list[str]:
@@ -982,7 +944,7 @@ class FriendStore:
                 game.turn_started_at = None
                 ids.append(game.id)
         for game_id in ids:
-            self.live.drop(game_id)
+            self.live.retire(game_id)
         return ids
 
     def open_games(self, client: str | None = None) -> int:
@@ -992,15 +954,3 @@ class FriendStore:
             if client is not None:
                 q = q.where(Game.creator_addr == client)
             return int(db.scalar(q) or 0)
-
-
-def _scored(score: Score, game: GameView, result: ResultView) -> Score:
-    """The match's score once `game` ends with `result` (as `FriendStore._score` counts)."""
-    count, (a, b) = score
-    points = [a, b]
-    if result.winner is None:
-        if result.reason != "aborted":
-            points = [a + 0.5, b + 0.5]
-    else:
-        points[game.seats[result.winner].person] += 1.0
-    return count, (points[0], points[1])
