@@ -13,303 +13,60 @@ acknowledged move survives a crash.
 A game with a setup stage begins with it: one person places the stones (`setup_stage`
 "place"), the other takes a colour ("choose"), and the seats follow that choice. No move, draw
 offer or clock runs before it ends; resigning during it aborts the game.
+
+Its parts: `storecore` (errors, limits, sessions, reading and rendering), `moves` (playing),
+`clock` and `views` (clock arithmetic, what a seat sees), and here creating, joining, the
+setup stage, resigning, draws, rematches and housekeeping.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
-import hashlib
-import hmac
-import logging
 import secrets
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from collections.abc import Callable
 
-from sqlalchemy import Engine, func, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, joinedload, selectinload, sessionmaker
-from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
-from boardlab.core.errors import BoardLabError, IllegalMoveError, NotationError, UsageError
-from boardlab.core.records import GameRecord
-from boardlab.core.registry import AnyRules, get_game, make_rules
-from boardlab.core.session import GameSession
+from boardlab.core.errors import IllegalMoveError, NotationError, UsageError
+from boardlab.core.registry import get_game, make_rules
 from boardlab.web.friends import clock, views
-from boardlab.web.friends import db as dbmod
 from boardlab.web.friends import schemas as fs
-from boardlab.web.friends.live import (
-    GameView,
-    GroupCommitter,
-    LiveGame,
-    LiveGames,
-    MoveWrite,
-    ResultView,
-    SeatView,
+from boardlab.web.friends.models import Game, Match, Seat
+from boardlab.web.friends.moves import StoreMoves
+from boardlab.web.friends.storecore import (
+    OPEN,
+    FriendError,
+    FriendLimits,
+    NoSuchGameError,
+    Played,
+    SeatError,
+    StaleMoveError,
+    TooManyGamesError,
+    _changes,
+    _new_id,
+    _new_token,
+    hash_token,
 )
-from boardlab.web.friends.models import Game, Match, MoveRow, Result, Seat
 
-T = TypeVar("T")
-log = logging.getLogger("boardlab.web.friends")
-
-
-@dataclass
-class _Prepared:
-    """A move checked and played in memory, its rows not yet written."""
-
-    write: MoveWrite
-    seat: SeatView
-
-
-@dataclass
-class Played:
-    """A stored move: the state its mover sees and the write that stored it (None when it
-    went the slow way, in a transaction of its own)."""
-
-    state: fs.FriendStateOut
-    write: MoveWrite | None
+# the store's errors, limits and results are imported from here, with the store
+__all__ = [
+    "OPEN",
+    "FriendError",
+    "FriendLimits",
+    "FriendStore",
+    "NoSuchGameError",
+    "Played",
+    "SeatError",
+    "StaleMoveError",
+    "TooManyGamesError",
+    "hash_token",
+]
 
 
-_RELOAD = object()  # the game in memory is stale: read it again
-_SLOW = object()  # the move needs the full transaction (a clock ran out)
-
-OPEN = ("waiting", "playing")
-
-
-class FriendError(BoardLabError):
-    """Base of the shared-games errors (each maps to one HTTP status)."""
-
-
-class NoSuchGameError(FriendError):
-    """No shared game has this id (404)."""
-
-
-class SeatError(FriendError):
-    """A missing, forged or other seat's token (403)."""
-
-
-class StaleMoveError(FriendError):
-    """The move was made for a position that is no longer the game's (409)."""
-
-
-class TooManyGamesError(FriendError):
-    """A bound on open games was reached (429)."""
-
-
-@dataclass(frozen=True)
-class FriendLimits:
-    """Bounds and settings of the shared games: open games per client address and in all,
-    idle expiry, invitation expiry, retention of finished games, the WebSocket's message
-    size and rate (per connection), the HTTP request rate per client address, and whether
-    SQLite syncs every commit to disk (`full_sync`, see `db.make_engine`)."""
-
-    open_per_client: int = 20
-    open_total: int = 2000
-    idle_expiry_s: float = 7 * 24 * 3600.0
-    invite_expiry_s: float = 6 * 3600.0  # a game whose invitation nobody opened (retention)
-    retain_s: float = 30 * 24 * 3600.0  # finished and expired games are then deleted
-    message_bytes: int = 4096
-    messages_per_s: float = 10.0
-    message_burst: int = 30
-    connections_per_game: int = 64
-    requests_per_s: float = 20.0  # HTTP calls of /api/friends per client address
-    request_burst: int = 60
-    full_sync: bool = True
-
-
-def hash_token(token: str) -> str:
-    """The stored form of a seat token."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def _new_id() -> str:
-    return secrets.token_urlsafe(16)  # 128 random bits
-
-
-def _new_token() -> str:
-    return secrets.token_urlsafe(24)  # 192 random bits
-
-
-@dataclass
-class _Replay:
-    rules: AnyRules
-    session: GameSession[Any, Any]
-
-
-def _changes(method: Callable[..., T]) -> Callable[..., T]:
-    """A change other than a move, in a write transaction of its own: the game's copy in
-    memory is dropped after, and a change that lost a race with another (the version moved on
-    under it) is tried again from the start."""
-
-    @functools.wraps(method)
-    def changing(self: FriendStore, game_id: str, *args: Any, **kwargs: Any) -> T:
-        for _ in range(3):
-            self._made.live = None
-            try:
-                out = method(self, game_id, *args, **kwargs)
-            except StaleDataError:
-                continue
-            except BaseException:
-                self.live.drop(game_id)
-                raise
-            # committed: the game as `_out` rendered it is the database's now
-            made: LiveGame | None = self._made.live
-            if made is not None and made.view.id == game_id:
-                self.live.put(made)
-            else:
-                self.live.drop(game_id)
-            return out
-        self.live.drop(game_id)
-        raise StaleMoveError("the game changed meanwhile: try again")
-
-    return changing
-
-
-class FriendStore:
+class FriendStore(StoreMoves):
     """The shared games of one database (thread-safe: each call is one transaction)."""
 
-    def __init__(
-        self,
-        url: str,
-        limits: FriendLimits | None = None,
-        now: Callable[[], float] = time.time,
-        migrate: bool = True,
-    ) -> None:
-        self.url = url
-        self.limits = limits or FriendLimits()
-        self.now = now
-        self.engine: Engine = dbmod.make_engine(url, full_sync=self.limits.full_sync)
-        if migrate:
-            dbmod.upgrade(self.engine)
-        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self.sqlite = self.engine.dialect.name == "sqlite"
-        self._write_lock = threading.Lock()
-        # reads take no write lock (SQLite in WAL mode lets them run beside the writer)
-        self.read_engine: Engine = (
-            dbmod.make_engine(url, immediate=False, full_sync=self.limits.full_sync)
-            if self.sqlite
-            else self.engine
-        )
-        # a read sees one snapshot (PostgreSQL's default gives each statement its own: the
-        # game's row and its moves, read by two statements, could disagree)
-        reads = (
-            self.read_engine
-            if self.sqlite
-            else self.read_engine.execution_options(isolation_level="REPEATABLE READ")
-        )
-        self._reads = sessionmaker(reads, expire_on_commit=False)
-        self.live = LiveGames()
-        self._made = threading.local()  # the game `_out` last rendered in this thread
-        self.committer = GroupCommitter(
-            self.engine, self._write_lock if self.sqlite else None, on_batch=self._batched
-        )
-        self.on_move: Callable[[int], None] | None = None  # told each batch's size (metrics)
-
-    def _batched(self, size: int) -> None:
-        if self.on_move is not None:
-            self.on_move(size)
-
-    def close(self) -> None:
-        """Write the moves waiting, then release the database's connections."""
-        self.committer.close()
-        self.engine.dispose()
-        self.read_engine.dispose()
-
-    @contextmanager
-    def _tx(self) -> Iterator[Session]:
-        # One writer at a time in this process: a queue on a lock wakes the next writer at
-        # once, where SQLite's busy handler would sleep and retry (it still guards against
-        # other processes on the same file).
-        # PostgreSQL's row locks and version checks need no such queue.
-        with self._write_lock if self.sqlite else nullcontext(), self._sessions.begin() as db:
-            yield db
-
-    @contextmanager
-    def _read(self) -> Iterator[Session]:
-        with self._reads.begin() as db:
-            yield db
-
     # -- reading ---------------------------------------------------------------------------
-    def _load(self, db: Session, game_id: str) -> Game:
-        if not isinstance(game_id, str) or not 10 <= len(game_id) <= 32:
-            raise NoSuchGameError("no such shared game")
-        game = (
-            db.execute(
-                select(Game)
-                .where(Game.id == game_id)
-                .options(joinedload(Game.seats), joinedload(Game.result), selectinload(Game.moves))
-            )
-            .unique()
-            .scalar_one_or_none()
-        )
-        if game is None:
-            raise NoSuchGameError("no such shared game")
-        return game
-
-    @staticmethod
-    def _replay(game: Game) -> _Replay:
-        rules = make_rules(game.game, game.variant, game.size)
-        start = rules.parse_position(game.start) if game.start else None
-        session: GameSession[Any, Any] = GameSession(rules, start)
-        for row in game.moves:
-            session.play(row.move)
-        return _Replay(rules, session)
-
-    @staticmethod
-    def _seat_of(game: Game, token: str | None) -> Seat:
-        if not token:
-            raise SeatError("this needs a seat's token: spectators can only watch")
-        digest = hash_token(token)
-        for seat in game.seats:
-            if hmac.compare_digest(seat.token_hash, digest):
-                return seat
-        raise SeatError("this token holds no seat of this game")
-
-    @staticmethod
-    def _seat_view(view: GameView, token: str | None) -> SeatView:
-        if not token:
-            raise SeatError("this needs a seat's token: spectators can only watch")
-        digest = hash_token(token)
-        for seat in view.seats:
-            if hmac.compare_digest(seat.token_hash, digest):
-                return seat
-        raise SeatError("this token holds no seat of this game")
-
-    def _to_move(self, game: Game) -> int:
-        return self._replay(game).session.to_move
-
-    def _score(self, db: Session, match_id: str) -> tuple[int, tuple[float, float]]:
-        count = db.scalar(select(func.count()).select_from(Game).where(Game.match_id == match_id))
-        # one row per finished game: the winner's person (None for a draw) and the reason
-        rows = db.execute(
-            select(Result.winner, Result.reason, Seat.person)
-            .join(Game, Game.id == Result.game_id)
-            .outerjoin(Seat, (Seat.game_id == Result.game_id) & (Seat.colour == Result.winner))
-            .where(Game.match_id == match_id)
-        ).all()
-        points = [0.0, 0.0]
-        for winner, reason, person in rows:
-            if winner is None:
-                if reason != "aborted":
-                    points[0] += 0.5
-                    points[1] += 0.5
-            elif person is not None:
-                points[person] += 1.0
-        return int(count or 0), (points[0], points[1])
-
-    def _out(self, db: Session, game: Game, seat: Seat | None = None) -> fs.FriendStateOut:
-        """The state of an ORM game inside a transaction (the changes other than moves)."""
-        db.flush()
-        r = self._replay(game)
-        view = GameView.of(game)
-        live = LiveGame(view, r.rules, r.session, self._score(db, game.match_id))
-        self._made.live = live
-        return views.render(live, self.now(), None if seat is None else view.seats[seat.colour])
-
     def state(self, game_id: str, token: str | None = None) -> fs.FriendStateOut:
         """The game as a spectator sees it; with a valid seat token, as that seat sees it
         (an invalid token is refused rather than silently shown the spectator's view)."""
@@ -324,45 +81,6 @@ class FriendStore:
                     return views.render(live, self.now(), seat)
             self.flag_if_due(game_id)  # the running clock is out: end the game, then read
         raise AssertionError("unreachable: a flagged game is no longer playing")
-
-    def _live_game(self, game_id: str, check: bool = True) -> LiveGame:
-        """The game in memory, read from the database when absent or, with `check`, when
-        the database's version has moved on (another process or store changed it)."""
-        live = self.live.get(game_id)
-        if live is not None and check:
-            with self._read() as db:
-                version = db.scalar(select(Game.version).where(Game.id == game_id))
-            if version != live.view.version:
-                self.live.drop(game_id, live)
-                live = None
-        if live is None:
-            with self._read() as db:
-                game = self._load(db, game_id)
-                r = self._replay(game)
-                live = LiveGame(
-                    GameView.of(game), r.rules, r.session, self._score(db, game.match_id)
-                )
-            live = self.live.put(live)
-        return live
-
-    def seat_colour(self, game_id: str, token: str) -> int:
-        """The colour a token plays in a game (SeatError when it holds no seat)."""
-        with self._tx() as db:
-            return self._seat_of(self._load(db, game_id), token).colour
-
-    def record(self, game_id: str) -> str:
-        """The game as record text (tags, numbered moves, result)."""
-        with self._read() as db:
-            game = self._load(db, game_id)
-            r = self._replay(game)
-            names = r.rules.player_names
-            people = {seat.colour: seat.person for seat in game.seats}
-            players = {names[c]: "creator" if people[c] == 0 else "friend" for c in (0, 1)}
-            rec = GameRecord.from_session(r.session, players=players)
-            if game.result is not None:
-                rec.result = game.result.tag
-                rec.termination = game.result.reason
-            return rec.to_text()
 
     # -- creating and joining --------------------------------------------------------------
     def create(
@@ -472,255 +190,6 @@ class FriendStore:
                     # the clocks start with the first move's turn, after any setup stage
                     game.turn_started_at = now if game.setup_stage is None else None
             return self._out(db, game, seat)
-
-    # -- playing ---------------------------------------------------------------------------
-    def move(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
-        """Play `move` for the seat of `token` in the position after `ply` plies (checked
-        against the game in memory, written by the group commit)."""
-        return self.play(game_id, token, move, ply).state
-
-    def play(self, game_id: str, token: str | None, move: str, ply: int) -> Played:
-        """`move`, with the write that stored it (for the other processes' copies)."""
-        for attempt in range(3):
-            live = self._live_game(game_id, check=attempt > 0)
-            with live.lock:
-                if self.live.get(game_id) is not live:
-                    continue  # replaced while this thread waited
-                out = self._move_live(live, token, move, ply, first=attempt == 0)
-            if out is _SLOW:
-                break
-            if out is _RELOAD:
-                self.live.drop(game_id, live)
-                continue
-            assert isinstance(out, Played)
-            return out
-        try:
-            return Played(self._move_slow(game_id, token, move, ply), None)
-        finally:
-            self.live.drop(game_id)
-
-    async def move_async(
-        self, game_id: str, token: str | None, move: str, ply: int
-    ) -> Played | None:
-        """`play` in the event loop, awaiting the group commit instead of holding a thread,
-        when the game is in memory and free; None: not possible now, call `play` in a
-        thread."""
-        live = self.live.get(game_id)
-        if live is None or not live.lock.acquire(blocking=False):
-            return None
-        try:
-            if self.live.get(game_id) is not live:
-                return None
-            prep = self._prepare_move(live, token, move, ply, first=True)
-            if not isinstance(prep, _Prepared):
-                out = prep
-            else:
-                try:
-                    # shielded: a mover who leaves does not cancel the write under way
-                    stored = await asyncio.shield(
-                        asyncio.wrap_future(self.committer.submit(prep.write))
-                    )
-                except BaseException:
-                    self._abandon(live, prep)
-                    raise
-                out = self._settle(live, prep, stored)
-        finally:
-            live.lock.release()
-        if out is _RELOAD:
-            self.live.drop(game_id, live)
-        return out if isinstance(out, Played) else None
-
-    def _move_live(
-        self, live: LiveGame, token: str | None, move: str, ply: int, first: bool
-    ) -> object:
-        """The move on the game in memory (its lock held): Played, or _RELOAD or _SLOW."""
-        prep = self._prepare_move(live, token, move, ply, first)
-        if not isinstance(prep, _Prepared):
-            return prep
-        try:
-            stored = self.committer.submit(prep.write).result()
-        except BaseException:
-            self._abandon(live, prep)
-            raise
-        return self._settle(live, prep, stored)
-
-    def _abandon(self, live: LiveGame, prep: _Prepared) -> None:
-        """The write failed or its outcome is unknown: forget the game in memory."""
-        live.session.undo()
-        self.live.drop(live.view.id, live)
-
-    def _settle(self, live: LiveGame, prep: _Prepared, stored: bool) -> object:
-        """The game in memory after the write: the move applied (Played), or _RELOAD."""
-        if not stored:
-            live.session.undo()
-            return _RELOAD  # another process or store changed the game first
-        views.apply(live, prep.write)
-        played = Played(views.render(live, self.now(), prep.seat), prep.write)
-        if live.view.status not in OPEN:
-            self.live.retire(live.view.id)  # the move ended it
-        return played
-
-    def catch_up(self, game_id: str, version: int | None, note: Any = None) -> LiveGame | None:
-        """Bring the game in memory up to `version` (another process's change): a move's
-        `note` (`MoveWrite.note`) is applied to a copy exactly one version behind; a copy
-        that is behind otherwise, or a change that is not a move, is dropped (read again
-        when next used). The copy, now at `version` or newer; None when there is none (or
-        it is busy). Never waits: the event loop calls it."""
-        live = self.live.get(game_id)
-        if live is None:
-            return None
-        if not live.lock.acquire(blocking=False):
-            self.live.drop(game_id, live)  # a change of this process is under way: read again
-            return None
-        try:
-            have = live.view.version
-            if version is not None and have >= version:
-                return live  # this copy has it already
-            if version is None or note is None or have != version - 1:
-                self.live.drop(game_id, live)
-                return None
-            try:
-                write = MoveWrite.from_note(game_id, have, note)
-                if write.ply != live.view.ply:
-                    raise ValueError(f"the move is for ply {write.ply}, not {live.view.ply}")
-                live.session.play(live.rules.parse_move(write.move))
-            except (ValueError, IndexError) as exc:  # NotationError and IllegalMoveError too
-                log.warning("shared games: read %s again: %s", game_id, exc)
-                self.live.drop(game_id, live)
-                return None
-            views.apply(live, write)
-            if live.view.status not in OPEN:
-                self.live.retire(game_id)  # the move ended it (the caller renders it once)
-            return live
-        finally:
-            live.lock.release()
-
-    def render(self, live: LiveGame) -> fs.FriendStateOut | None:
-        """The spectator's state of a game in memory; None when a change of it is under way
-        (never waits)."""
-        if not live.lock.acquire(blocking=False):
-            return None
-        try:
-            return views.render(live, self.now())
-        finally:
-            live.lock.release()
-
-    def _prepare_move(
-        self, live: LiveGame, token: str | None, move: str, ply: int, first: bool
-    ) -> object:
-        """The move checked and played on the session in memory: a _Prepared write, or
-        _RELOAD or _SLOW; the rules' and the seat's errors are raised."""
-        game, session, rules = live.view, live.session, live.rules
-        try:
-            seat = self._seat_view(game, token)
-            self._check_playing(game)
-        except (SeatError, IllegalMoveError):
-            if first:  # this copy may be behind the database (a join, the setup's seats)
-                return _RELOAD
-            raise
-        now = self.now()
-        left = clock.left(game, now, session.to_move)
-        if left is not None and game.status == "playing" and left[session.to_move] <= 0:
-            return _SLOW  # the flag fell before the move came
-        if ply != game.ply:
-            if first and ply > game.ply:
-                return _RELOAD  # this copy may be behind the database
-            raise StaleMoveError(f"the game is at ply {game.ply}, not {ply}: the board has changed")
-        if first and (game.setup_stage is not None or session.to_move != seat.colour):
-            return _RELOAD  # refused below, unless this copy is behind
-        self._check_setup_done(game)
-        if session.to_move != seat.colour:  # a seat moves only for itself: 403
-            names = rules.player_names
-            raise SeatError(
-                f"this link's seat is {names[seat.colour]}; it is {names[session.to_move]}'s turn"
-            )
-        try:
-            m = rules.parse_move(move)
-            session.play(m)
-        except NotationError as exc:
-            raise NotationError(f"{move.strip()[:24]}: {exc}") from None
-        values: dict[str, Any] = {
-            "updated_at": now,
-            "draw_offer": None,
-            "status": game.status,
-            "turn_started_at": game.turn_started_at,
-        }
-        remaining = None
-        if left is not None and game.turn_started_at is not None:
-            remaining = left[seat.colour] + game.increment_ms
-            values["turn_started_at"] = now
-        outcome = session.result
-        result = None
-        if outcome is not None:
-            w = outcome.winner
-            tag = "1/2-1/2" if w is None else ("1-0" if w == 0 else "0-1")
-            result = ResultView(w, outcome.reason.value, tag)
-            values.update(status="over", turn_started_at=None)
-        write = MoveWrite(
-            game.id, game.version, ply, rules.format_move(m), now, values,
-            None if remaining is None else seat.colour, remaining, result,
-        )  # fmt: skip
-        return _Prepared(write, seat)
-
-    def _move_slow(self, game_id: str, token: str | None, move: str, ply: int) -> fs.FriendStateOut:
-        """The move in one transaction of its own (when the mover's clock may have run out)."""
-        flagged = False
-        try:
-            with self._tx() as db:
-                game = self._load(db, game_id)
-                seat = self._seat_of(game, token)
-                self._check_playing(game)
-                clock.settle(game, self.now(), lambda: self._to_move(game))
-                flagged = game.status != "playing"  # the flag fell before the move came
-                if not flagged:
-                    return self._play(db, game, seat, move, ply)
-        except (StaleDataError, IntegrityError):
-            raise StaleMoveError("another move for this position was accepted first") from None
-        raise IllegalMoveError("the game is over: the clock ran out")
-
-    def _play(self, db: Session, game: Game, seat: Seat, move: str, ply: int) -> fs.FriendStateOut:
-        """The move's checks and its rows (inside the caller's transaction): the slow path."""
-        if ply != game.ply:
-            raise StaleMoveError(f"the game is at ply {game.ply}, not {ply}: the board has changed")
-        self._check_setup_done(game)
-        r = self._replay(game)
-        if r.session.to_move != seat.colour:  # a seat moves only for itself: 403
-            names = r.rules.player_names
-            raise SeatError(
-                f"this link's seat is {names[seat.colour]}; it is {names[r.session.to_move]}'s turn"
-            )
-        try:
-            m = r.rules.parse_move(move)
-            r.session.play(m)
-        except NotationError as exc:
-            raise NotationError(f"{move.strip()[:24]}: {exc}") from None
-        now = self.now()
-        clock.run(game, seat, now)
-        if game.status != "playing":  # the flag fell before the move arrived
-            return self._out(db, game, seat)
-        game.moves.append(MoveRow(ply=ply, move=r.rules.format_move(m), played_at=now))
-        game.ply = ply + 1
-        game.updated_at = now
-        game.draw_offer = None
-        outcome = r.session.result
-        if outcome is not None:
-            clock.finish(game, outcome.winner, outcome.reason.value, now)
-        db.flush()
-        return self._out(db, game, seat)
-
-    @staticmethod
-    def _check_setup_done(game: Game | GameView) -> None:
-        if game.setup_stage == "place":
-            raise IllegalMoveError("the setup comes first: the stones are still to be placed")
-        if game.setup_stage == "choose":
-            raise IllegalMoveError("the setup comes first: a colour is still to be chosen")
-
-    @staticmethod
-    def _check_playing(game: Game | GameView) -> None:
-        if game.status == "waiting":
-            raise IllegalMoveError("the game starts when your friend opens the invitation")
-        if game.status != "playing":
-            raise IllegalMoveError("the game is over")
 
     @_changes
     def resign(self, game_id: str, token: str | None) -> fs.FriendStateOut:
