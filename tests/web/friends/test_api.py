@@ -227,7 +227,8 @@ def test_a_client_gone_before_its_first_state_leaves_nothing_behind(
     from tests.web.friends.helpers import run_coroutine
 
     from boardlab.web.friends import schemas as fs
-    from boardlab.web.friends.api import Friends, socket
+    from boardlab.web.friends.service import Friends
+    from boardlab.web.friends.sockets import socket
 
     friends = Friends(f"sqlite:///{tmp_path / 'friends.sqlite3'}")
     req = fs.CreateRequest.model_validate({"game": "dodgem", "size": 3})
