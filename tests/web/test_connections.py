@@ -236,7 +236,7 @@ def test_bad_frames_close_with_one_code_and_one_line(
     when: str,
 ) -> None:
     # a fresh log: the one line per address a minute is not used up by the cases before
-    monkeypatch.setattr("boardlab.web.friends.api._frames_log", RefusalLog("WebSocket message"))
+    monkeypatch.setattr("boardlab.web.friends.sockets._frames_log", RefusalLog("WebSocket message"))
     url = _game(client)
     with caplog.at_level(logging.INFO), client.websocket_connect(url) as ws:
         if when == "later":
