@@ -108,9 +108,19 @@ def test_client_that_goes_away_frees_the_server(tmp_path: Path) -> None:
         assert r.status_code == 200, r.text
 
 
+def wait_inside(app: Any, n: int) -> None:
+    """Wait until `n` computations are inside the app's gate (a loaded machine may take a
+    while to get a request there; a fixed sleep would guess)."""
+    deadline = time.monotonic() + 120
+    while app.state.gate.in_use() < n:
+        assert time.monotonic() < deadline, "the request never reached the gate"
+        time.sleep(0.01)
+
+
 def test_one_client_cannot_take_every_thread(tmp_path: Path) -> None:
     limits = WorkLimits(threads=2, per_client=1, waiting_per_client=0, playout_seconds=10)
-    with serving(create_app(tables=tmp_path, limits=limits)) as base:
+    app = create_app(tables=tmp_path, limits=limits)
+    with serving(app) as base:
         results: list[Any] = []
 
         def heavy() -> None:
@@ -119,7 +129,7 @@ def test_one_client_cannot_take_every_thread(tmp_path: Path) -> None:
 
         t = threading.Thread(target=heavy)
         t.start()
-        time.sleep(0.5)
+        wait_inside(app, 1)  # the first playout holds the client's share
         with httpx.Client(base_url=base, timeout=30) as c:
             second = c.post("/api/playout", json=HEAVY)  # same client, share used up
         assert second.status_code == 429
@@ -134,12 +144,13 @@ def test_one_client_cannot_take_every_thread(tmp_path: Path) -> None:
 
 def test_a_full_server_answers_busy_instead_of_queueing_forever(tmp_path: Path) -> None:
     limits = WorkLimits(threads=1, per_client=1, queue_seconds=0.5, playout_seconds=10)
-    with serving(create_app(tables=tmp_path, limits=limits)) as base:
+    app = create_app(tables=tmp_path, limits=limits)
+    with serving(app) as base:
         t = threading.Thread(
             target=lambda: httpx.post(base + "/api/playout", json=HEAVY, timeout=30)
         )
         t.start()
-        time.sleep(0.5)
+        wait_inside(app, 1)  # the playout holds the only thread
         with other_client(base) as c:
             r = c.post("/api/move", json={"size": 3, "level": "1"})
         # refused after its queueing time, not after the playout (10 s of clock) ends
