@@ -172,6 +172,19 @@ async function freshGame(start = null, signal = undefined) {
   await refresh(signal);
 }
 
+/** A fresh game with the settings in the store, then the computers' turns (an error is shown
+ * and nothing is played). */
+async function playFresh() {
+  try {
+    await freshGame();
+  } catch (err) {
+    showMessage(errorText(err), "error");
+    return;
+  }
+  checkLevel4();
+  drive();
+}
+
 /** Start with the chosen settings: the first game of a series, or the next one. */
 async function start() {
   readSetup();
@@ -181,14 +194,7 @@ async function start() {
   // the first game of a series keeps the colours; with "alternate" every second one swaps
   store.set({ run: null, gameNo, swapped: s.settings.alternate && gameNo % 2 === 0, tally: loadTally(localStorage, s.settings) });
   closeSheet();
-  try {
-    await freshGame();
-  } catch (err) {
-    showMessage(errorText(err), "error");
-    return;
-  }
-  checkLevel4();
-  drive();
+  await playFresh();
 }
 
 /** Seat computers on both sides for watching; the menus (and the saved settings) keep the
@@ -208,14 +214,7 @@ async function watch() {
   const s = S();
   store.set({ run: null, gameNo: s.gameNo + 1, swapped: false, tally: loadTally(localStorage, s.settings) });
   closeSheet();
-  try {
-    await freshGame();
-  } catch (err) {
-    showMessage(errorText(err), "error");
-    return;
-  }
-  checkLevel4();
-  drive();
+  await playFresh();
 }
 
 /** A run of 100 computer games with a running score. */
@@ -400,14 +399,7 @@ async function playAgain(swap) {
   runner.cancel();
   const s = S();
   store.set({ run: null, gameNo: s.gameNo + 1, swapped: !s.swapped });
-  try {
-    await freshGame();
-  } catch (err) {
-    showMessage(errorText(err), "error");
-    return;
-  }
-  checkLevel4();
-  drive();
+  await playFresh();
 }
 
 function swapSides() {
