@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +20,8 @@ from boardlab.solver.folder import pack_path
 from boardlab.solver.tierfile import PackFile
 
 OPEN_PACKS = 64  # pack files a worker keeps open
+
+T = TypeVar("T")
 
 
 class ChildCache:
@@ -112,16 +115,24 @@ def release_caches() -> None:
 
 _GAMES: dict[str, TierGame] = {}
 _CACHE: dict[str, ChildCache] = {}
-_MADE = threading.Lock()  # the solving threads share the games and the cache
+# the solving threads share the games, the checkers and the cache (re-entrant: a checker may
+# build its game while it is made)
+_MADE = threading.RLock()
+
+
+def made_once(made: dict[str, T], spec: dict[str, Any], make: Callable[[dict[str, Any]], T]) -> T:
+    """The object `make(spec)` of this process, made once per spec and kept in `made`."""
+    key = json.dumps(spec, sort_keys=True)
+    with _MADE:
+        got = made.get(key)
+        if got is None:
+            got = made[key] = make(spec)
+        return got
 
 
 def shared_game(spec: dict[str, Any]) -> TierGame:
-    key = json.dumps(spec, sort_keys=True)
-    with _MADE:
-        game = _GAMES.get(key)
-        if game is None:
-            game = _GAMES[key] = tier_game_from_spec(spec)
-        return game
+    """This process's game of a spec."""
+    return made_once(_GAMES, spec, tier_game_from_spec)
 
 
 def child_cache(budget: int) -> ChildCache:

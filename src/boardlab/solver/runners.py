@@ -1,13 +1,15 @@
-"""Who solves a level's packs: the calling thread, threads of this process sharing one cache
-of child tiers, or the workers of an existing Dask cluster. Each yields (pack, summary) as
-packs are written."""
+"""Who works a level's packs: the calling thread, threads of this process sharing one cache
+of child tiers, or the workers of a Dask cluster. Each yields (pack, result) as packs are
+done. The solve runs them through `run` (its packs written); the verifier, through `work`
+with a task of its own, so the loop that submits, gathers and cancels exists once."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -42,21 +44,58 @@ def pack_memory(pack: Pack, game: TierGame) -> int:
     return BYTES_PER_POSITION * pack.largest + 2 * pack.positions
 
 
+Task = Callable[[Pack, int], tuple[Callable[..., Any], tuple[Any, ...]]]
+"""A pack's work for a budget of the child cache: the function a worker calls, and its
+arguments (plain data, sent to a Dask worker as they are)."""
+
+
+class PackRunner(Protocol):
+    """What the solve and the verifier need of a runner."""
+
+    threads: int
+
+    def work(
+        self, todo: Sequence[Pack], task: Task, need: Callable[[Pack], int], name: str
+    ) -> Iterator[tuple[Pack, Any]]:
+        """Work `todo` (in its order, packs whose `need` bytes fit side by side), yielding
+        each pack with what its task returned; `name` prefixes the Dask task keys."""
+        ...
+
+    def close(self) -> None:
+        """Stop what still runs and free the caches and the cluster (called once, always)."""
+        ...
+
+
+def solve_task(spec: dict[str, Any], folder: Path, plan: Plan, codec: str) -> Task:
+    """The solve's task: a pack solved and written (its header back)."""
+    game = shared_game(spec)
+
+    def task(pack: Pack, memory: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        kids = children_map(game, [pack], plan)
+        return solve_pack, (spec, str(folder), pack, kids, memory, codec)
+
+    return task
+
+
 class LocalRunner:
+    """Packs worked one after another in the calling thread."""
+
     threads = 1
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
 
+    def work(
+        self, todo: Sequence[Pack], task: Task, need: Callable[[Pack], int], name: str
+    ) -> Iterator[tuple[Pack, Any]]:
+        for pack in todo:
+            fn, args = task(pack, self.budget)
+            yield pack, fn(*args)
+
     def run(
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
-    ) -> Any:
-        game = shared_game(spec)
-        for pack in todo:
-            head = solve_pack(
-                spec, str(folder), pack, children_map(game, [pack], plan), self.budget, codec
-            )
-            yield pack, head
+    ) -> Iterator[tuple[Pack, Any]]:
+        return self.work(todo, solve_task(spec, folder, plan, codec), lambda p: 0, "solve")
 
     def close(self) -> None:
         release_caches()
@@ -163,17 +202,22 @@ class ThreadRunner:
 
 
 class DaskRunner:
-    """Packs as tasks of an existing Dask cluster, each worker with its own cache."""
+    """Packs as tasks of a Dask cluster: an existing scheduler's workers (each with its own
+    cache of child tiers), or a local cluster started here, whose `workers` threads share
+    this process's cache. Tasks are submitted while the packs in flight fit the budget,
+    gathered as they finish, and those still running are cancelled when the caller stops
+    (an error, Ctrl-C)."""
 
     def __init__(
         self,
-        scheduler: str,
+        scheduler: str | None,
         budget: int,
         on_dashboard: Callable[[str], None] | None,
+        workers: int = 1,
     ) -> None:
         from boardlab.solver.cluster import connect, dashboard_link
 
-        self.client, self.cluster, nworkers = connect(1, scheduler)
+        self.client, self.cluster, nworkers = connect(workers, scheduler)
         self.workers = max(1, nworkers)
         self.threads = self.workers
         self.budget = budget
@@ -181,50 +225,59 @@ class DaskRunner:
         if on_dashboard and link:
             on_dashboard(link)
 
-    def run(
-        self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
-    ) -> Any:
+    @property
+    def in_process(self) -> bool:
+        """The cluster was started here: its threads share this process's cache."""
+        return self.cluster is not None
+
+    def work(
+        self, todo: Sequence[Pack], task: Task, need: Callable[[Pack], int], name: str
+    ) -> Iterator[tuple[Pack, Any]]:
         from distributed import wait
 
-        game = shared_game(spec)
-        # the caches of child tiers get half the budget (less while a tier is solved), a
-        # share for each worker process; the packs in flight together must fit in the other
-        caches = self.workers
+        # the caches of child tiers get half the budget (one for the local cluster's
+        # threads, else a share for each worker process); the packs in flight, the other
+        caches = 1 if self.in_process else self.workers
         cache_budget = max(GiB // 8, self.budget // (2 * caches))
         free = self.budget - cache_budget * caches
-        queue = sorted(todo, key=lambda p: -p.largest)  # big ones first: a shorter tail
+        queue = list(todo)
         running: dict[Any, tuple[Pack, int]] = {}
         in_use = 0
-        while queue or running:
-            while queue and len(running) < 2 * self.workers:
-                need = pack_memory(queue[0], game)
-                if running and in_use + need > free:
-                    break
-                pack = queue.pop(0)
-                fut = self.client.submit(
-                    solve_pack,
-                    spec,
-                    str(folder),
-                    pack,
-                    children_map(game, [pack], plan),
-                    cache_budget,
-                    codec,
-                    key=f"solve-{plan_key(spec)}-{pack.name}",
-                    pure=False,
-                )
-                running[fut] = (pack, need)
-                in_use += need
-            finished, _ = wait(list(running), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
-            for fut in finished:
-                pack, need = running.pop(fut)
-                in_use -= need
-                head = fut.result()  # re-raises a task's error here
-                yield pack, head
+        try:
+            while queue or running:
+                while queue and len(running) < 2 * self.workers:
+                    size = need(queue[0])
+                    if running and in_use + size > free:
+                        break
+                    pack = queue.pop(0)
+                    fn, args = task(pack, cache_budget)
+                    fut = self.client.submit(fn, *args, key=f"{name}-{pack.name}", pure=False)
+                    running[fut] = (pack, size)
+                    in_use += size
+                finished, _ = wait(list(running), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
+                for fut in finished:
+                    pack, size = running.pop(fut)
+                    in_use -= size
+                    yield pack, fut.result()  # re-raises a task's error here
+        finally:
+            if running:  # stopped early: nothing left working for nobody
+                with contextlib.suppress(Exception):
+                    self.client.cancel(list(running))
+
+    def run(
+        self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
+    ) -> Iterator[tuple[Pack, Any]]:
+        game = shared_game(spec)
+        queue = sorted(todo, key=lambda p: -p.largest)  # big ones first: a shorter tail
+        task = solve_task(spec, folder, plan, codec)
+        return self.work(queue, task, lambda p: pack_memory(p, game), f"solve-{plan_key(spec)}")
 
     def close(self) -> None:
         from boardlab.solver.cluster import disconnect
 
         disconnect(self.client, self.cluster)
+        if self.in_process:
+            release_caches()
 
 
 def plan_key(spec: dict[str, Any]) -> str:

@@ -27,9 +27,8 @@ import hashlib
 import json
 import os
 import random
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,11 +39,11 @@ import numpy as np
 from boardlab.core.checks import TierChecker, checker_from_spec
 from boardlab.core.errors import CorruptTableError
 from boardlab.core.tiers import TierGame
-from boardlab.solver.childcache import child_cache, release_caches, shared_game
+from boardlab.solver.childcache import child_cache, made_once, shared_game
 from boardlab.solver.engine import DEFAULT_BUDGET, MIN_BUDGET, resident_bytes
 from boardlab.solver.folder import pack_path, read_manifest
 from boardlab.solver.plan import Pack, Plan, make_plan
-from boardlab.solver.runners import GiB, plan_key
+from boardlab.solver.runners import DaskRunner, LocalRunner, PackRunner, Task, plan_key
 from boardlab.solver.tierfile import FORMAT_VERSION, PackFile
 from boardlab.solver.verify_findings import KINDS, Finding, describe, kind_counts, kind_of
 from boardlab.solver.verify_moves import MovesChecker, checker_of, moves_checker, sample_by_rules
@@ -65,16 +64,10 @@ class TableInputError(CorruptTableError):
 # -- one pack ---------------------------------------------------------------------------------
 
 _CHECKERS: dict[str, TierChecker] = {}
-_LOCK = threading.Lock()
 
 
 def _checker(spec: dict[str, Any]) -> TierChecker:
-    key = json.dumps(spec, sort_keys=True)
-    with _LOCK:
-        made = _CHECKERS.get(key)
-        if made is None:
-            made = _CHECKERS[key] = checker_from_spec(spec)
-        return made
+    return made_once(_CHECKERS, spec, checker_from_spec)
 
 
 def verify_pack(
@@ -386,13 +379,16 @@ def verify_table(
     spec, cspec = game.spec(), checker.spec()
     if scheduler is None:
         budget = max(budget - resident_bytes(), MIN_BUDGET)
-    runner: _Local | _Dask = (
-        _Local(budget)
+    runner: PackRunner = (
+        LocalRunner(budget)
         if workers <= 1 and scheduler is None
-        else _Dask(workers, scheduler, budget, on_dashboard)
+        else DaskRunner(scheduler, budget, on_dashboard, workers)
     )
+    task = verify_task(spec, cspec, checker, folder, plan)
+    name = f"verify-{plan_key(spec)}"
     try:
-        for pack, result in runner.run(spec, cspec, folder, todo, plan, checker):
+        # the solve's order: children were checked (and cached) first
+        for pack, result in runner.work(todo, task, lambda p: pack_need(checker, p), name):
             result["key"] = keys[pack.name]
             record.add(result)
             report.add(result, len(pack.tiers))
@@ -413,98 +409,16 @@ def pack_need(checker: TierChecker, pack: Pack) -> int:
     return max(checker.work_bytes(t) for t in pack.tiers)
 
 
-def _children_map(checker: TierChecker, pack: Pack, plan: Plan) -> dict[int, str]:
-    return {c: plan.pack_of[c] for t in pack.tiers for c in checker.child_tiers(t)}
+def verify_task(
+    spec: dict[str, Any], cspec: dict[str, Any], checker: TierChecker, folder: Path, plan: Plan
+) -> Task:
+    """The verifier's task for a runner: a pack checked (its findings back)."""
 
+    def task(pack: Pack, memory: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        kids = {c: plan.pack_of[c] for t in pack.tiers for c in checker.child_tiers(t)}
+        return verify_pack, (spec, cspec, str(folder), pack, kids, memory)
 
-class _Local:
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-
-    def run(
-        self,
-        spec: dict[str, Any],
-        cspec: dict[str, Any],
-        folder: Path,
-        todo: list[Pack],
-        plan: Plan,
-        checker: TierChecker,
-    ) -> Iterator[tuple[Pack, dict[str, Any]]]:
-        for pack in todo:
-            kids = _children_map(checker, pack, plan)
-            yield pack, verify_pack(spec, cspec, str(folder), pack, kids, self.budget)
-
-    def close(self) -> None:
-        release_caches()
-
-
-class _Dask:
-    def __init__(
-        self,
-        workers: int,
-        scheduler: str | None,
-        budget: int,
-        on_dashboard: Callable[[str], None] | None,
-    ) -> None:
-        from boardlab.solver.cluster import connect
-
-        self.client, self.cluster, nworkers = connect(workers, scheduler)
-        self.workers = max(1, nworkers)
-        self.shared = self.cluster is not None
-        self.budget = budget
-        if on_dashboard and self.client.dashboard_link:
-            on_dashboard(str(self.client.dashboard_link))
-
-    def run(
-        self,
-        spec: dict[str, Any],
-        cspec: dict[str, Any],
-        folder: Path,
-        todo: list[Pack],
-        plan: Plan,
-        checker: TierChecker,
-    ) -> Iterator[tuple[Pack, dict[str, Any]]]:
-        from distributed import wait
-
-        # as the solve: the child cache gets half the budget (one for the local cluster's
-        # threads, else a share per worker process), the packs in flight the other half
-        caches = 1 if self.shared else self.workers
-        cache_budget = max(GiB // 8, self.budget // (2 * caches))
-        free = self.budget - cache_budget * caches
-        queue = list(todo)  # the solve's order: children were checked (and cached) first
-        running: dict[Any, tuple[Pack, int]] = {}
-        in_use = 0
-        while queue or running:
-            while queue and len(running) < 2 * self.workers:
-                need = pack_need(checker, queue[0])
-                if running and in_use + need > free:
-                    break
-                pack = queue.pop(0)
-                fut = self.client.submit(
-                    verify_pack,
-                    spec,
-                    cspec,
-                    str(folder),
-                    pack,
-                    _children_map(checker, pack, plan),
-                    cache_budget,
-                    key=f"verify-{plan_key(spec)}-{pack.name}",
-                    pure=False,
-                )
-                running[fut] = (pack, need)
-                in_use += need
-            finished, _ = wait(list(running), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
-            for fut in finished:
-                pack, need = running.pop(fut)
-                in_use -= need
-                yield pack, fut.result()
-
-    def close(self) -> None:
-        from boardlab.solver.cluster import disconnect
-
-        disconnect(self.client, self.cluster)
-        if self.shared:
-            release_caches()
+    return task
 
 
 __all__ = [

@@ -86,14 +86,15 @@ export const api = {
   playout: (game, players, seed, signal) =>
     request("POST", "/api/playout", { ...spec(game), players, seed, max_plies: 1000 }, signal),
   /**
-   * The computer's part of the Dot Dash pie: role "place", or "choose" for `setup`.
+   * The computer's part of the pie rule: role "place", or "choose" for `setup`.
    * @param {Game} game @param {"place" | "choose"} role @param {string | null} setup @param {string} level @param {number} seed
+   * @param {AbortSignal} [signal]
    */
-  pie: (game, role, setup, level, seed) => {
+  pie: (game, role, setup, level, seed, signal) => {
     /** @type {Record<string, unknown>} */
     const body = { game: game.game, variant: game.variant, size: game.size, role, level, seed };
     if (role === "choose") body.setup = setup;
-    return request("POST", "/api/pie", body);
+    return request("POST", "/api/pie", body, signal);
   },
   /** @param {Game} game @param {AbortSignal} [signal] */
   analysis: (game, signal) => request("POST", "/api/analysis", spec(game), signal),

@@ -1,6 +1,8 @@
 // @ts-check
 // The page's controller: it changes the store (state.js) in answer to the user and the
-// server, and runs computers through the turn loop (turnloop.js). Drawing is in view.js.
+// server, and runs computers through the turn loop (turnloop.js). Drawing is in view.js; the
+// game controls and their keys in controls.js, the pie rule in pie.js, the tables in
+// tables.js, the records and links in records.js.
 
 import { hasSetup, loadRenderers } from "./boards/registry.js";
 import { api } from "./api.js";
@@ -11,14 +13,16 @@ import { helpHtml } from "./help.js";
 import { wireLearning } from "./learn-main.js";
 import { clearCurrent, resumable, saveCurrent } from "./current.js";
 import { decodeLink, encodeLink } from "./links.js";
-import { addResult, counts, loadTally, resetTally } from "./record.js";
-import { humanColourAfterPie, isComputer, isWatch, seatsAfterPie, versusComputer, watchSides } from "./seating.js";
+import { addResult, counts, loadTally } from "./record.js";
+import { isComputer, isWatch } from "./seating.js";
 import { playSound, setSound, soundFor, soundOn } from "./sound.js";
-import { resigningColour, resultOf, saveSettings, seats, store } from "./state.js";
-import { Runner, isAbort, playComputers, runSeries, sleep } from "./turnloop.js";
+import { resultOf, seats, store, writeSettings } from "./state.js";
+import { Runner, isAbort, playComputers } from "./turnloop.js";
 import { $, createView } from "./view.js";
 import { createTables } from "./tables.js";
 import { copyLink, linkFor, wireRecords } from "./records.js";
+import { createPie, pieWaits } from "./pie.js";
+import { createControls } from "./controls.js";
 
 const runner = new Runner();
 /** @type {number | undefined} */
@@ -86,13 +90,6 @@ function countIfFinished() {
 async function refresh(signal) {
   const view = await api.state(S().game, signal);
   setView(view);
-}
-
-/** Whether a fresh Dot Dash game against the computer waits for the pie (the computer
- * would move first). */
-function pieWaits() {
-  const s = S();
-  return hasSetup(s.game.game) && !s.game.start && versusComputer(s.settings.sides) && isComputer(seats(s)[0]);
 }
 
 /** The turn loop for the current game: computers move until a human's turn or the end. */
@@ -168,7 +165,7 @@ async function freshGame(start = null, signal = undefined) {
     paused: false,
   });
   if (!start) store.set({ pieNote: null });
-  store.set({ paused: pieWaits() });
+  store.set({ paused: pieWaits(S()) });
   await refresh(signal);
 }
 
@@ -183,115 +180,6 @@ async function playFresh() {
   }
   checkLevel4();
   drive();
-}
-
-/** Start with the chosen settings: the first game of a series, or the next one. */
-async function start() {
-  readSetup();
-  runner.cancel();
-  const s = S();
-  const gameNo = s.run ? 0 : s.gameNo + 1;
-  // the first game of a series keeps the colours; with "alternate" every second one swaps
-  store.set({ run: null, gameNo, swapped: s.settings.alternate && gameNo % 2 === 0, tally: loadTally(localStorage, s.settings) });
-  closeSheet();
-  await playFresh();
-}
-
-/** Seat computers on both sides for watching; the menus (and the saved settings) keep the
- * seats chosen there, so the next Start plays them again. */
-function seatWatchers() {
-  readSetup();
-  const s = S();
-  const chosen = s.settings.sides;
-  const sides = watchSides(chosen, "3");
-  store.set({ settings: { ...s.settings, sides }, menuSides: sides.join() === chosen.join() ? null : chosen });
-}
-
-/** Watch: both sides computers, then a game. */
-async function watch() {
-  seatWatchers();
-  runner.cancel();
-  const s = S();
-  store.set({ run: null, gameNo: s.gameNo + 1, swapped: false, tally: loadTally(localStorage, s.settings) });
-  closeSheet();
-  await playFresh();
-}
-
-/** A run of 100 computer games with a running score. */
-function watch100() {
-  seatWatchers();
-  closeSheet();
-  store.set({ run: { done: 0, total: 100 }, gameNo: 0, tally: loadTally(localStorage, S().settings) });
-  runner
-    .start(async (signal) => {
-      const deps = {
-        ...loopDeps(),
-        newGame: async (/** @type {AbortSignal} */ sig) => {
-          const n = S().gameNo;
-          store.set({ swapped: S().settings.alternate && n % 2 === 1, gameNo: n + 1 });
-          await freshGame(null, sig);
-        },
-        finished: (/** @type {number} */ k) => store.set({ run: { done: k, total: 100 } }),
-        gap: () => (Number(S().settings.speed) === 0 ? 0 : Math.max(500, Number(S().settings.speed))),
-      };
-      const done = await runSeries(100, deps, signal);
-      if (done === 100) {
-        store.set({ run: null });
-        toast(t("run.done"));
-      }
-    })
-    .catch(loopError);
-}
-
-function pauseOrContinue() {
-  const s = S();
-  if (s.paused) {
-    store.set({ paused: false });
-    if (s.run) {
-      // the run goes on from the current game
-      resumeRun();
-    } else drive();
-  } else {
-    runner.cancel();
-    store.set({ paused: true, thinking: false });
-  }
-}
-
-function resumeRun() {
-  const left = S().run;
-  if (!left) return;
-  runner
-    .start(async (signal) => {
-      let done = left.done;
-      if (!resultOf(S())) {
-        // finish the game that was paused; a game already over was counted when it ended
-        const end = await playComputers(loopDeps(), signal);
-        if (end !== "over") return;
-        done += 1;
-        store.set({ run: { done, total: left.total } });
-      }
-      if (done >= left.total) {
-        store.set({ run: null });
-        return;
-      }
-      await sleep(300, signal);
-      const deps = {
-        ...loopDeps(),
-        newGame: async (/** @type {AbortSignal} */ sig) => {
-          const n = S().gameNo;
-          store.set({ swapped: S().settings.alternate && n % 2 === 1, gameNo: n + 1 });
-          await freshGame(null, sig);
-        },
-        finished: (/** @type {number} */ k) => store.set({ run: { done: done + k, total: left.total } }),
-        gap: () => (Number(S().settings.speed) === 0 ? 0 : Math.max(500, Number(S().settings.speed))),
-      };
-      const more = await runSeries(left.total - done, deps, signal);
-      if (done + more >= left.total) {
-        store.set({ run: null });
-        toast(t("run.done"));
-      }
-    })
-    .catch(loopError);
 }
 
 /** @param {string} move */
@@ -317,173 +205,6 @@ function canAct() {
   if (s.preview !== null) return null;
   if (isComputer(seats(s)[s.view.to_move])) return s.thinking || !s.paused ? t("illegal.wait") : t("illegal.computerTurn");
   return null;
-}
-
-// -- undo, redo, jumps, resign, swap ----------------------------------------------------------
-/** Side to move after `k` plies. @param {number} k */
-function sideAt(k) {
-  const v = S().view;
-  const startSide = (((v.to_move - v.moves.length) % 2) + 2) % 2;
-  return (startSide + k) % 2;
-}
-
-/** @param {string[]} moves @param {string[]} redo */
-async function goTo(moves, redo) {
-  runner.cancel();
-  store.set({ game: { ...S().game, moves, redo }, paused: true, forced: null, resigned: null, thinking: false });
-  try {
-    await runner.start((signal) => refresh(signal));
-  } catch (err) {
-    showMessage(errorText(err), "error");
-  }
-}
-
-function undo() {
-  const s = S();
-  if (!s.game.moves.length || !s.view) return;
-  const moves = [...s.game.moves];
-  const redo = [...s.game.redo, /** @type {string} */ (moves.pop())];
-  if (versusComputer(s.settings.sides)) {
-    const bySide = seats(s);
-    while (moves.length && isComputer(bySide[sideAt(moves.length)])) redo.push(/** @type {string} */ (moves.pop()));
-  }
-  goTo(moves, redo);
-}
-
-function redo() {
-  const s = S();
-  if (!s.game.redo.length || !s.view) return;
-  const moves = [...s.game.moves];
-  const redo = [...s.game.redo];
-  moves.push(/** @type {string} */ (redo.pop()));
-  if (versusComputer(s.settings.sides) && redo.length && isComputer(seats(s)[sideAt(moves.length)])) {
-    moves.push(/** @type {string} */ (redo.pop()));
-  }
-  goTo(moves, redo);
-}
-
-/** @param {number} ply */
-function jumpTo(ply) {
-  const s = S();
-  const all = [...s.game.moves, ...[...s.game.redo].reverse()];
-  goTo(all.slice(0, ply), all.slice(ply).reverse());
-}
-
-/** Resign asks first: the dialog says who gives up. */
-function resign() {
-  const s = S();
-  if (!s.view || resultOf(s) || isWatch(s.settings.sides)) return;
-  const colour = resigningColour(s);
-  $("resign-text").textContent = t("resign.text", { who: view.sideLabel(colour), colour: view.colourName(colour) });
-  const dlg = /** @type {HTMLDialogElement} */ ($("resign-dialog"));
-  dlg.returnValue = "";
-  dlg.showModal();
-  /** @type {HTMLElement} */ ($("resign-no")).focus();
-}
-
-function resignNow() {
-  const s = S();
-  if (!s.view || resultOf(s) || isWatch(s.settings.sides)) return;
-  runner.cancel();
-  store.set({ resigned: resigningColour(s), thinking: false, paused: false });
-  countIfFinished();
-}
-
-/** The end card's Play again (`swap`: with the colours swapped). @param {boolean} swap */
-async function playAgain(swap) {
-  if (!swap) {
-    if (isWatch(S().settings.sides) && S().menuSides) await watch();
-    else await start();
-    return;
-  }
-  runner.cancel();
-  const s = S();
-  store.set({ run: null, gameNo: s.gameNo + 1, swapped: !s.swapped });
-  await playFresh();
-}
-
-function swapSides() {
-  runner.cancel();
-  store.set({ swapped: !S().swapped, paused: false, thinking: false, forced: null });
-  drive();
-}
-
-// -- the Dot Dash pie --------------------------------------------------------------------------
-/** A game from the pie's setup. Against the computer `chooser` ("human" or "computer") took
- * `chooserColour` and the players are seated from that; two humans: side B chose.
- * @param {string} setup @param {number} chooserColour @param {"human" | "computer" | null} chooser */
-async function setupStart(setup, chooserColour, chooser = null) {
-  runner.cancel();
-  const s = S();
-  if (chooser) {
-    const human = humanColourAfterPie(chooser, chooserColour);
-    const seated = seatsAfterPie(s.settings.sides, human);
-    writeSettings({ ...s.settings, sides: seated.sides });
-    store.set({ swapped: seated.swapped, pieNote: { chooser, human }, tally: loadTally(localStorage, S().settings) });
-    view.fillSetup();
-  } else {
-    store.set({ swapped: chooserColour === 0, pieNote: null });
-  }
-  try {
-    await freshGame(setup);
-  } catch (err) {
-    showMessage(errorText(err), "error");
-    return;
-  }
-  const said = view.pieText();
-  if (said) showMessage(said, "info", 15000);
-  drive();
-}
-
-async function piePlace() {
-  const s = S();
-  const level = /** @type {string} */ (s.settings.sides.find(isComputer));
-  const res = await api.pie(s.game, "place", null, level, s.seed);
-  return res.setup;
-}
-
-/** @param {string} setup */
-async function pieChoose(setup) {
-  const s = S();
-  const level = /** @type {string} */ (s.settings.sides.find(isComputer));
-  const res = await api.pie(s.game, "choose", setup, level, s.seed);
-  await setupStart(res.setup, res.colour, "computer");
-}
-
-// -- setup -----------------------------------------------------------------------------------------
-/** @param {import("./state.js").Settings} settings */
-function writeSettings(settings) {
-  store.set({ settings });
-  const menu = S().menuSides;
-  saveSettings(menu ? { ...settings, sides: menu } : settings);
-}
-
-function readSetup() {
-  const s = S();
-  /** @param {string} id */
-  const val = (id) => /** @type {HTMLSelectElement} */ ($(id)).value;
-  store.set({ menuSides: null }); // the menus say who plays from now on
-  writeSettings({
-    ...s.settings,
-    game: val("s-game"),
-    variant: val("s-variant"),
-    size: Number(val("s-size")),
-    sides: [val("s-side0"), val("s-side1")],
-    alternate: /** @type {HTMLInputElement} */ ($("s-alternate")).checked,
-  });
-}
-
-function openSheet() {
-  document.body.classList.add("sheet-open");
-  /** @type {HTMLElement} */ ($("s-game")).focus({ preventScroll: true });
-}
-
-function closeSheet() {
-  const wasOpen = document.body.classList.contains("sheet-open");
-  document.body.classList.remove("sheet-open");
-  if (wasOpen || window.matchMedia("(max-width: 920px)").matches) {
-    window.scrollTo({ top: 0, behavior: "instant" });
-  }
 }
 
 // -- records and links -------------------------------------------------------------------------------
@@ -538,7 +259,7 @@ async function resumeGame(cur) {
     paused: false,
     tally: loadTally(localStorage, S().settings),
   });
-  store.set({ paused: pieWaits() });
+  store.set({ paused: pieWaits(S()) });
   await refresh();
 }
 
@@ -555,24 +276,24 @@ function openHelp() {
 }
 
 // -- wiring ----------------------------------------------------------------------------------------------
+/** @param {any} err */
+const showError = (err) => {
+  if (!isAbort(err)) showMessage(errorText(err), "error"); // an abort: a newer game took over
+};
+
 const view = createView({
   store,
   handlers: {
     onMove: humanMove,
     onIllegal: (/** @type {string | null} */ m) => showMessage(m, "warn"),
-    onSetup: setupStart,
-    onPieBegin: () => {
-      runner.cancel();
-      store.set({ paused: true, thinking: false });
-    },
-    onPiePlace: piePlace,
-    onPieStage: (/** @type {boolean} */ placing) => {
-      if (S().pieStage !== placing) store.set({ pieStage: placing });
-    },
-    onPieChoose: pieChoose,
-    onError: (/** @type {any} */ err) => showMessage(errorText(err), "error"),
+    onSetup: (/** @type {string} */ setup, /** @type {number} */ colour, /** @type {"human" | null} */ chooser) => pie.onSetup(setup, colour, chooser),
+    onPieBegin: () => pie.onPieBegin(),
+    onPiePlace: () => pie.onPiePlace(),
+    onPieStage: (/** @type {boolean} */ placing) => pie.onPieStage(placing),
+    onPieChoose: (/** @type {string} */ setup) => pie.onPieChoose(setup),
+    onError: showError,
     canAct,
-    onJump: jumpTo,
+    onJump: (/** @type {number} */ ply) => controls.jumpTo(ply),
     onPreview: (/** @type {number | null} */ ply) => {
       if (S().preview !== ply) store.set({ preview: ply });
     },
@@ -584,53 +305,26 @@ const view = createView({
   },
 });
 
+const pie = createPie({ runner, freshGame, drive, showMessage, errorText, fillSetup: () => view.fillSetup(), pieText: () => view.pieText() });
+
+const controls = createControls({
+  runner,
+  loopDeps,
+  loopError,
+  drive,
+  freshGame,
+  playFresh,
+  refresh,
+  countIfFinished,
+  showMessage,
+  errorText,
+  toast,
+  checkLevel4,
+  view,
+});
+
 function wire() {
-  $("setup").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    start();
-  });
-  $("s-game").addEventListener("change", () => {
-    readSetup();
-    const s = S();
-    writeSettings({ ...s.settings, variant: "" });
-    view.fillSetup();
-    checkLevel4();
-  });
-  $("s-variant").addEventListener("change", () => {
-    readSetup();
-    writeSettings({ ...S().settings, size: 0 });
-    view.fillSetup();
-    checkLevel4();
-  });
-  for (const id of ["s-side0", "s-side1", "s-alternate", "s-size"]) {
-    $(id).addEventListener("change", () => {
-      readSetup();
-      checkLevel4();
-    });
-  }
-  for (const b of $("s-speed").querySelectorAll("button")) {
-    b.addEventListener("click", () => {
-      writeSettings({ ...S().settings, speed: Number(/** @type {HTMLElement} */ (b).dataset.speed) });
-    });
-  }
-  $("watch").addEventListener("click", watch);
-  $("watch100").addEventListener("click", watch100);
-  $("undo").addEventListener("click", undo);
-  $("redo").addEventListener("click", redo);
-  $("resign").addEventListener("click", resign);
-  $("resign-dialog").addEventListener("close", () => {
-    if (/** @type {HTMLDialogElement} */ ($("resign-dialog")).returnValue === "resign") resignNow();
-  });
-  $("endcard-close").addEventListener("click", () => store.set({ endClosed: true }));
-  $("end-again").addEventListener("click", () => playAgain(false));
-  $("end-swap").addEventListener("click", () => playAgain(true));
-  $("end-review").addEventListener("click", () => $("review-game").click());
-  $("swap").addEventListener("click", swapSides);
-  $("pause").addEventListener("click", pauseOrContinue);
-  $("new-game").addEventListener("click", openSheet);
-  $("sheet-close").addEventListener("click", () => document.body.classList.remove("sheet-open"));
-  $("sheet-backdrop").addEventListener("click", () => document.body.classList.remove("sheet-open"));
-  $("record-reset").addEventListener("click", () => store.set({ tally: resetTally(localStorage, S().settings) }));
+  controls.wireControls();
   $("analysis-toggle").addEventListener("change", () => {
     const on = /** @type {HTMLInputElement} */ ($("analysis-toggle")).checked;
     writeSettings({ ...S().settings, analysis: on });
@@ -659,32 +353,6 @@ function wire() {
     const msg = $("message");
     if (S().pieNote && !msg.hidden && msg.classList.contains("info")) msg.textContent = view.pieText();
     if (/** @type {HTMLDialogElement} */ ($("help-dialog")).open) $("help-body").innerHTML = helpHtml(getLang(), helpGame());
-  });
-  window.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape" && document.body.classList.contains("sheet-open")) {
-      document.body.classList.remove("sheet-open");
-      $("new-game").focus();
-      return;
-    }
-    const target = /** @type {HTMLElement} */ (ev.target);
-    if (target.closest("input,textarea,select,dialog")) return;
-    // (on the board itself the arrows move its keyboard cursor)
-    if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !target.closest(".board-svg")) {
-      // ← and → step through the moves (the game waits on the position shown)
-      const s = S();
-      const total = s.game.moves.length + s.game.redo.length;
-      const ply = s.game.moves.length + (ev.key === "ArrowLeft" ? -1 : 1);
-      if (s.view && !s.run && ply >= 0 && ply <= total) {
-        ev.preventDefault();
-        jumpTo(ply);
-      }
-    } else if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") {
-      ev.preventDefault();
-      undo();
-    } else if ((ev.ctrlKey || ev.metaKey) && ev.key === "y") {
-      ev.preventDefault();
-      redo();
-    }
   });
   // a link pasted into this tab opens its game (the page's own hash changes are ignored)
   window.addEventListener("hashchange", () => {

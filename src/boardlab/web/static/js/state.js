@@ -62,6 +62,15 @@ export const store = createStore({
 
 /** @typedef {ReturnType<typeof store.get>} State */
 
+/** Take new settings; they are kept in the browser as the New game menus say (while Watch
+ * seats computers on both sides, the menus' sides are kept, not Watch's).
+ * @param {Settings} settings */
+export function writeSettings(settings) {
+  store.set({ settings });
+  const menu = store.get().menuSides;
+  saveSettings(menu ? { ...settings, sides: menu } : settings);
+}
+
 /** Participants by colour in this game. @param {State} s */
 export const seats = (s) => bySeat(s.settings.sides, s.swapped);
 

@@ -3,12 +3,14 @@
 // list and the New game sheet. Every function here reads the state and writes the DOM only.
 
 import { count, getLang, t } from "./i18n.js";
-import { boardMaker, hasSetup } from "./boards/registry.js";
+import { boardMaker } from "./boards/registry.js";
 import { Pace, formatDuration } from "./buildtime.js";
 import { renderChart } from "./chart.js";
+import { controlState } from "./controls.js";
 import { endCard } from "./endcard.js";
 import { label as estimateLabel, moveMarks, percent, shares } from "./estimate.js";
 import { moveValues } from "./movevalues.js";
+import { pieNoteText, pieOffer } from "./pie.js";
 import { isComputer, isWatch } from "./seating.js";
 import { resultOf, seats } from "./state.js";
 import { bigTableText, tableNote } from "./tablenote.js";
@@ -56,24 +58,8 @@ export function createView({ store, handlers }) {
     return s.table && s.table.state === "ready" ? "perfect" : "search";
   }
 
-  function pieMode() {
-    const s = S();
-    if (!s.view || !hasSetup(s.view.game) || resultOf(s)) return null;
-    const sides = s.settings.sides;
-    const vsComputer = sides.some(isComputer) && sides.some((x) => !isComputer(x));
-    if (vsComputer) return !s.game.start && s.view.moves.length === 0 ? "computer" : null;
-    if (sides.every(isComputer)) return null;
-    return isComputer(seats(s)[s.view.to_move]) ? null : "humans";
-  }
-
-  function pieText() {
-    const note = S().pieNote;
-    if (!note) return "";
-    const { chooser, human } = note;
-    return chooser === "human"
-      ? t("dd.youChose", { colour: colourWord(human), other: colourWord(1 - human) })
-      : t("dd.computerChose", { colour: colourWord(1 - human), other: colourWord(human) });
-  }
+  /** The note after the pie against the computer, in the page's words. */
+  const pieText = () => pieNoteText(S().pieNote, colourWord);
 
   // -- board ----------------------------------------------------------------------------
   function boardView() {
@@ -95,7 +81,7 @@ export function createView({ store, handlers }) {
       lastMover: (state.to_move + 1) % 2,
       evals: !preview && !resultOf(s) && s.settings.analysis && s.analysis && s.analysis.available ? new Map(s.analysis.moves.map((/** @type {any} */ m) => [m.move, m])) : null,
       interactive: !preview && !resultOf(s) && !isComputer(who),
-      pie: preview ? null : pieMode(),
+      pie: preview ? null : pieOffer(s),
     };
   }
 
@@ -154,7 +140,7 @@ export function createView({ store, handlers }) {
     let line = s.thinking ? t("status.thinking", { colour: colourName(p), who }) : t("status.toMove", { colour: colourName(p), who });
     if (!s.thinking && s.paused && isComputer(seat)) {
       line += ` · ${t("status.paused")}`;
-      if (pieMode() === "computer") line += ` · ${t("status.pieOffer")}`;
+      if (pieOffer(s) === "computer") line += ` · ${t("status.pieOffer")}`;
     }
     text.textContent = line;
   }
@@ -226,21 +212,14 @@ export function createView({ store, handlers }) {
 
   function renderControls() {
     const s = S();
-    const over = !!resultOf(s);
-    const watching = isWatch(s.settings.sides);
-    const hasHuman = !watching;
-    /** @param {string} id @param {boolean} on */
-    const show = (id, on) => ($(id).hidden = !on);
-    /** @type {HTMLButtonElement} */ ($("undo")).disabled = !s.game.moves.length || s.preview !== null;
-    /** @type {HTMLButtonElement} */ ($("redo")).disabled = !s.game.redo.length;
-    show("resign", hasHuman && !!s.view);
-    /** @type {HTMLButtonElement} */ ($("resign")).disabled = over || !s.view;
-    show("swap", hasHuman && s.settings.sides.some(isComputer));
-    // Pause only while computers play each other; Continue where a paused computer is to move
-    const computerToMove = s.view && !over && isComputer(seats(s)[s.view.to_move]);
-    const pauseVisible = !!s.run || (!over && !!s.view && ((watching && (!s.paused || computerToMove)) || (s.paused && !!computerToMove)));
-    show("pause", pauseVisible);
-    $("pause").textContent = s.paused ? t("ctl.continue") : t("ctl.pause");
+    const c = controlState(s);
+    /** @type {HTMLButtonElement} */ ($("undo")).disabled = c.undoDisabled;
+    /** @type {HTMLButtonElement} */ ($("redo")).disabled = c.redoDisabled;
+    $("resign").hidden = !c.resignShown;
+    /** @type {HTMLButtonElement} */ ($("resign")).disabled = c.resignDisabled;
+    $("swap").hidden = !c.swapShown;
+    $("pause").hidden = !c.pauseShown;
+    $("pause").textContent = t(c.pauseLabel === "continue" ? "ctl.continue" : "ctl.pause");
     for (const b of $("s-speed").querySelectorAll("button")) {
       b.setAttribute("aria-pressed", String(Number(/** @type {HTMLElement} */ (b).dataset.speed) === Number(s.settings.speed)));
     }
