@@ -204,9 +204,9 @@ class ThreadRunner:
 class DaskRunner:
     """Packs as tasks of a Dask cluster: an existing scheduler's workers (each with its own
     cache of child tiers), or a local cluster started here, whose `workers` threads share
-    this process's cache. Tasks are submitted while the packs in flight fit the budget,
-    gathered as they finish, and those still running are cancelled when the caller stops
-    (an error, Ctrl-C)."""
+    this process's cache. Tasks are submitted while the packs in flight fit the budget and
+    gathered as they finish; `close` cancels those still running (the caller stopped: an
+    error, Ctrl-C) before it shuts the cluster down."""
 
     def __init__(
         self,
@@ -221,6 +221,7 @@ class DaskRunner:
         self.workers = max(1, nworkers)
         self.threads = self.workers
         self.budget = budget
+        self.running: dict[Any, tuple[Pack, int]] = {}  # the tasks in flight, with their bytes
         link = dashboard_link(self.client, self.cluster)
         if on_dashboard and link:
             on_dashboard(link)
@@ -241,28 +242,23 @@ class DaskRunner:
         cache_budget = max(GiB // 8, self.budget // (2 * caches))
         free = self.budget - cache_budget * caches
         queue = list(todo)
-        running: dict[Any, tuple[Pack, int]] = {}
+        running = self.running = {}
         in_use = 0
-        try:
-            while queue or running:
-                while queue and len(running) < 2 * self.workers:
-                    size = need(queue[0])
-                    if running and in_use + size > free:
-                        break
-                    pack = queue.pop(0)
-                    fn, args = task(pack, cache_budget)
-                    fut = self.client.submit(fn, *args, key=f"{name}-{pack.name}", pure=False)
-                    running[fut] = (pack, size)
-                    in_use += size
-                finished, _ = wait(list(running), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
-                for fut in finished:
-                    pack, size = running.pop(fut)
-                    in_use -= size
-                    yield pack, fut.result()  # re-raises a task's error here
-        finally:
-            if running:  # stopped early: nothing left working for nobody
-                with contextlib.suppress(Exception):
-                    self.client.cancel(list(running))
+        while queue or running:
+            while queue and len(running) < 2 * self.workers:
+                size = need(queue[0])
+                if running and in_use + size > free:
+                    break
+                pack = queue.pop(0)
+                fn, args = task(pack, cache_budget)
+                fut = self.client.submit(fn, *args, key=f"{name}-{pack.name}", pure=False)
+                running[fut] = (pack, size)
+                in_use += size
+            finished, _ = wait(list(running), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
+            for fut in finished:
+                pack, size = running.pop(fut)
+                in_use -= size
+                yield pack, fut.result()  # re-raises a task's error here
 
     def run(
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
@@ -275,6 +271,10 @@ class DaskRunner:
     def close(self) -> None:
         from boardlab.solver.cluster import disconnect
 
+        if self.running:  # stopped early (an error, Ctrl-C): nothing left working for nobody
+            with contextlib.suppress(Exception):
+                self.client.cancel(list(self.running))
+            self.running.clear()
         disconnect(self.client, self.cluster)
         if self.in_process:
             release_caches()

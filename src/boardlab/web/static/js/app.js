@@ -4,7 +4,7 @@
 // game controls and their keys in controls.js, the pie rule in pie.js, the tables in
 // tables.js, the records and links in records.js.
 
-import { hasSetup, loadRenderers } from "./boards/registry.js";
+import { loadRenderers } from "./boards/registry.js";
 import { api } from "./api.js";
 import "./theme.js";
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
