@@ -112,7 +112,10 @@ def test_unfold_gives_every_tier_of_the_full_game_its_codes(rules: DodgemRules) 
         (rules_for("blocked-loses", 4), True),
         (rules_for("misere", 4), True),
         (rules_for("piecepack", 4), False),  # passes, stored without the mirror
-        (rules_for("piecepack", 3), True),  # the mirror: the kernel's own pass
+        (rules_for("piecepack", 3), True),  # the mirror: row by row too
+        (rules_for("piecepack", 4), True),
+        (DodgemRules(size=4, geometry="piecepack", blocked="loses", goal="normal"), True),
+        (DodgemRules(size=4, geometry="piecepack", blocked="passes", goal="misere"), True),
         (DodgemRules(size=3, geometry="classic", blocked="passes", goal="misere"), True),
     ],
     ids=str,
