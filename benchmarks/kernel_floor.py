@@ -24,7 +24,14 @@ import numpy as np
 import numpy.typing as npt
 from _machine import header
 
-from boardlab.core.retrograde import DRAW, INVALID, pooled_work, side_by_side
+from boardlab.core.retrograde import (
+    DRAW,
+    INVALID,
+    NONE,
+    child_value,
+    pooled_work,
+    side_by_side,
+)
 from boardlab.core.tiers import TierGame
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.solver.api import ensure_table, require_game
@@ -60,21 +67,17 @@ def count_edges(primitive, moves, unmoves, ctx, size, child_codes, child_base, c
 @nb.njit(cache=True, nogil=True)
 def plain_reads(codes, count):  # type: ignore[no-untyped-def]
     """`count` reads of `codes` (which stays in cache) at scattered places, each folded into a
-    fastest win, a longest loss and a drawn flag as the kernel folds a child's code."""
+    fastest win, a longest loss and a drawn flag by the kernel's own `child_value` (which
+    has no branch on the code: the codes come in no order a processor could predict)."""
     mask = codes.shape[0] - 1
-    win = 65535
+    win = NONE
     loss = 0
     drawn = 0
     h = np.uint64(0)
     for _ in range(count):
         h = h * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
         cc = codes[np.int64(h >> np.uint64(40)) & mask]
-        if cc == 1:
-            drawn = 1
-        elif cc & 1:
-            win = min(win, (cc - 3) // 2 + 1)
-        else:
-            loss = max(loss, (cc - 2) // 2 + 1)
+        win, loss, drawn = child_value(cc, win, loss, drawn)
     return win + loss + drawn
 
 

@@ -104,6 +104,22 @@ def test_unfold_gives_every_tier_of_the_full_game_its_codes(rules: DodgemRules) 
     assert swapped > 10
 
 
+@pytest.mark.parametrize("rules", [rules_for("classic", 4), rules_for("piecepack", 4)], ids=str)
+def test_weighted_counts_are_the_full_games_counts(rules: DodgemRules) -> None:
+    """Each stored entry weighs the positions it stands for: the weighted counts of the
+    stored tiers are the counts of every code over the game without symmetry."""
+    sym, full = DodgemTiers(rules), DodgemTiers(rules, symmetric=False)
+    stored, plain = solve_in_memory(sym), solve_in_memory(full)
+    weighed = np.zeros(65536, np.int64)
+    for tier, codes in stored.items():
+        sym.weighted_counts(tier, codes, weighed)
+    counted = np.zeros(65536, np.int64)
+    for codes in plain.values():
+        counted += np.bincount(codes, minlength=65536)
+    assert np.array_equal(weighed[1:], counted[1:])
+    assert weighed[1:].sum() > sum(int(np.count_nonzero(c)) for c in stored.values())
+
+
 @pytest.mark.parametrize(
     ("rules", "symmetric"),
     [
@@ -112,7 +128,10 @@ def test_unfold_gives_every_tier_of_the_full_game_its_codes(rules: DodgemRules) 
         (rules_for("blocked-loses", 4), True),
         (rules_for("misere", 4), True),
         (rules_for("piecepack", 4), False),  # passes, stored without the mirror
-        (rules_for("piecepack", 3), True),  # the mirror: the kernel's own pass
+        (rules_for("piecepack", 3), True),  # the mirror: row by row too
+        (rules_for("piecepack", 4), True),
+        (DodgemRules(size=4, geometry="piecepack", blocked="loses", goal="normal"), True),
+        (DodgemRules(size=4, geometry="piecepack", blocked="passes", goal="misere"), True),
         (DodgemRules(size=3, geometry="classic", blocked="passes", goal="misere"), True),
     ],
     ids=str,

@@ -327,14 +327,30 @@ def _unfold(params, blob, a, b, canonical, out):
 
 @nb.njit(cache=True, nogil=True)
 def _weighted_counts(params, blob, a, b, codes, orbit, counts):
-    mir = params[P_MIR]
+    """Add each stored position's orbit to `counts[its code]`: under the mirror, a position
+    stands for two unless both its placements are their own mirrors. Walks the rows in stored
+    order (see `_unrank`), so no index is unranked."""
+    if params[P_MIR] == 0:
+        for p in range(codes.shape[0]):
+            counts[codes[p]] += orbit
+        return
+    asz = blob[params[O_KSIZE] + a]
+    bsz = blob[params[O_KSIZE] + b]
     offa = blob[params[O_KOFF] + a]
     offb = blob[params[O_KOFF] + b]
-    for p in range(codes.shape[0]):
-        w = orbit
-        if mir:
-            _side, x, y = _unrank(params, blob, a, b, p)
-            fixed = blob[params[O_MIR] + offa + x] == offa + x
-            if not (fixed and blob[params[O_MIR] + offb + y] == offb + y):
-                w = 2 * orbit
-        counts[codes[p]] += w
+    bh = (bsz + blob[params[O_KFIX] + b]) // 2
+    omir = params[O_MIR]
+    syminv = params[O_SYMINV] + blob[params[O_SYMOFF] + b]
+    p = 0
+    for _side in range(2):
+        for x in range(asz):
+            mx = blob[omir + offa + x] - offa
+            if mx > x:
+                for _y in range(bsz):
+                    counts[codes[p]] += 2 * orbit
+                    p += 1
+            elif mx == x:
+                for col in range(bh):
+                    g1 = offb + blob[syminv + col]
+                    counts[codes[p]] += orbit if blob[omir + g1] == g1 else 2 * orbit
+                    p += 1

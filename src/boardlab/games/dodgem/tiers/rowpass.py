@@ -13,24 +13,31 @@ from boardlab.core.retrograde import (
     NONE,
     TOO_BIG,
     child_value,
-    first_pass_body,
     propagate_body,
     record,
     solve_tier_body,
 )
 from boardlab.games.dodgem.kernel import BLOCKED_PASSES, terminal_winner
 from boardlab.games.dodgem.tiers.kernel import (
+    _half,
     _in_way,
     _moves_for_solve,
+    _rank,
     dodgem_moves,
     dodgem_primitive,
     dodgem_unmoves,
 )
 from boardlab.games.dodgem.tiers.layout import (
+    O_KFIX,
     O_KOFF,
     O_KSIZE,
     O_MASKS,
+    O_MIR,
+    O_NBIG,
+    O_NFIX,
     O_REC,
+    O_SYMINV,
+    O_SYMOFF,
     P_A,
     P_B,
     P_BLOCKED,
@@ -209,6 +216,116 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
     return 0
 
 
+@nb.njit(cache=True, inline="always")
+def _mirror_moves(params, blob, child_codes, child_base, side, x, y, fixed, g, other, q_seen):
+    """Fold the moves of position (side, x, y) of a tier stored with the mirror, whose mover
+    stands on placement g (of key a when the first side moves, else of key b): returns (c,
+    legal, winc, lc, hd), or legal -1 for an invalid child. `fixed`: the placement the mover
+    keeps (y, else x) is its own mirror, the only case where two sideways moves reach one
+    stored position, which is then counted once (as un-moves list it once)."""
+    a = params[P_A]
+    b = params[P_B]
+    k = params[P_K]
+    sym = params[P_SYM]
+    w = params[P_W]
+    o = params[O_REC + side] + g * w
+    winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
+    for j in range(w):
+        r = blob[o + j]
+        if r < 0:
+            break
+        if _in_way(r & 63, other):
+            continue
+        legal += 1
+        z = r >> REC_Z
+        if (r >> REC_KIND) & 3 == 0:
+            if fixed:
+                if side == 0:
+                    q = _rank(params, blob, a, b, 1, z, y)
+                else:
+                    q = _rank(params, blob, a, b, 0, x, z)
+                seen = False
+                for i in range(c):
+                    if q_seen[i] == q:
+                        seen = True
+                if seen:
+                    continue
+                q_seen[c] = q
+            c += 1
+            continue
+        k2 = (r >> REC_KEY) & 4095
+        if side == 0:
+            s = params[P_SLOTS + k2]
+            if sym and k2 > b:
+                i = _rank(params, blob, b, k2, 0, y, z)
+            else:
+                i = _rank(params, blob, k2, b, 1, z, y)
+        else:
+            s = params[P_SLOTS + k + k2]
+            if sym and a > k2:
+                i = _rank(params, blob, k2, a, 1, z, x)
+            else:
+                i = _rank(params, blob, a, k2, 0, x, z)
+        cc = child_codes[child_base[s] + i]
+        if cc == INVALID:
+            return c, -1, winc, lc, hd
+        winc, lc, hd = child_value(cc, winc, lc, hd)
+    return c, legal, winc, lc, hd
+
+
+@nb.njit(cache=True, inline="always")
+def _first_pass_mirror_rows(ctx, size, child_codes, child_base, code, work):
+    """`boardlab.core.retrograde.first_pass_body` for a tier stored with the mirror, row by
+    row in stored order (a row: one side to move and one first placement x with mirror(x)
+    >= x; when x is its own mirror, the row holds only the second placements y with
+    mirror(y) >= y): no index is unranked, and each move is looked at once. Fills the same
+    arrays with the same values (tested against it)."""
+    params, blob = ctx
+    flags = work[0]
+    q_seen = work[8]
+    blocked = params[P_BLOCKED]
+    misere = params[P_MISERE]
+    asz, bsz, offa, offb, om0, om1 = _row_shape(params, blob)
+    a = params[P_A]
+    b = params[P_B]
+    half = _half(params, blob, a, b)
+    bh = (bsz + blob[params[O_KFIX] + b]) // 2
+    omir = params[O_MIR]
+    syminv = params[O_SYMINV] + blob[params[O_SYMOFF] + b]
+    for side in range(2):
+        for x in range(asz):
+            ga = offa + x
+            mx = blob[omir + ga] - offa
+            if mx < x:
+                continue  # stored as its mirror's row
+            xfixed = mx == x
+            start = side * half + blob[params[O_NBIG] + ga] * bsz
+            start += blob[params[O_NFIX] + ga] * bh
+            m0 = blob[om0 + ga]
+            ncol = bh if xfixed else bsz
+            for col in range(ncol):
+                y = blob[syminv + col] if xfixed else col
+                p = start + col
+                g1 = offb + y
+                m1 = blob[om1 + g1]
+                if _decided(flags, code, p, m0, m1, side, blocked, misere):
+                    continue
+                if side == 0:
+                    yfixed = blob[omir + g1] == g1
+                    c, legal, winc, lc, hd = _mirror_moves(
+                        params, blob, child_codes, child_base, 0, x, y, yfixed, ga, m1, q_seen
+                    )
+                else:
+                    c, legal, winc, lc, hd = _mirror_moves(
+                        params, blob, child_codes, child_base, 1, x, y, xfixed, g1, m0, q_seen
+                    )
+                if legal < 0:
+                    return BAD_CHILD
+                if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, side, blocked, misere):
+                    return NO_MOVES
+    return 0
+
+
 KERNEL_FUNCS = (dodgem_primitive, dodgem_moves, dodgem_unmoves)
 
 
@@ -222,9 +339,7 @@ def dodgem_solve_tier(ctx, size, max_moves, child_codes, child_base, code, work)
     if size >= (1 << 29):
         return TOO_BIG
     if ctx[0][P_MIR]:
-        status = first_pass_body(
-            dodgem_primitive, _moves_for_solve, ctx, size, child_codes, child_base, code, work
-        )
+        status = _first_pass_mirror_rows(ctx, size, child_codes, child_base, code, work)
     else:
         status = _first_pass_rows(ctx, size, child_codes, child_base, code, work)
     if status < 0:
@@ -238,9 +353,7 @@ def dodgem_first_pass(ctx, size, child_codes, child_base, code, work):
     if size >= (1 << 29):
         return TOO_BIG
     if ctx[0][P_MIR]:
-        return first_pass_body(
-            dodgem_primitive, _moves_for_solve, ctx, size, child_codes, child_base, code, work
-        )
+        return _first_pass_mirror_rows(ctx, size, child_codes, child_base, code, work)
     return _first_pass_rows(ctx, size, child_codes, child_base, code, work)
 
 
