@@ -305,3 +305,16 @@ def test_a_tiny_memory_budget_still_finishes_with_identical_files(
     rules = rules_for("classic", 4)
     build_table(rules, tmp_path, budget=1)
     assert folder_bytes(table_path(rules, tmp_path)) == folder_bytes(table_path(rules, built))
+
+
+def test_a_kept_compressor_writes_the_bytes_of_a_fresh_one() -> None:
+    """Pack files keep their bytes: the compressor a thread keeps between blocks writes what
+    a compressor made for each block writes."""
+    import zstandard
+
+    from boardlab.solver.tierfile import ZSTD_LEVEL, compress
+
+    rng = np.random.default_rng(8)
+    for _ in range(3):
+        raw = rng.integers(0, 40, 1 << 14).astype(np.uint8).tobytes()
+        assert compress(raw, "zstd") == zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(raw)

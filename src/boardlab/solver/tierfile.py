@@ -38,16 +38,21 @@ ZLIB_LEVEL = 6
 CACHE_BLOCKS = 1024
 
 
+_local = threading.local()  # a zstd compressor and decompressor per thread (not shareable)
+
+
 def compress(raw: bytes, codec: str) -> bytes:
-    """One block, compressed."""
+    """One block, compressed (a kept compressor writes the same bytes as a fresh one, without
+    setting one up for every block)."""
     if codec == "zstd":
-        import zstandard
+        cctx = getattr(_local, "zstd_c", None)
+        if cctx is None:
+            import zstandard
 
-        return zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(raw)
+            cctx = _local.zstd_c = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
+        out: bytes = cctx.compress(raw)
+        return out
     return zlib.compress(raw, ZLIB_LEVEL)
-
-
-_local = threading.local()  # a zstd decompressor per thread (one may not be shared)
 
 
 def decompress(blob: bytes, codec: str, size: int) -> bytes:
