@@ -1,4 +1,4 @@
-"""The Dodgem family's own compiled kernel entries (solve and reach, both row by row where a
+"""The Dodgem family's own compiled kernel entries (solve row by row, and reach row by row where a
 tier is stored without the mirror) agree with the generic kernels, which take the game's
 functions as arguments, on small boards."""
 
