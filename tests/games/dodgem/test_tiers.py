@@ -89,7 +89,14 @@ def test_symmetry_changes_nothing(variant: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "rules", [rules_for("classic", 4), rules_for("misere", 3), rules_for("piecepack", 3)], ids=str
+    "rules",
+    [
+        rules_for("classic", 4),
+        rules_for("misere", 3),
+        rules_for("piecepack", 3),
+        rules_for("piecepack", 4),
+    ],
+    ids=str,
 )
 def test_unfold_gives_every_tier_of_the_full_game_its_codes(rules: DodgemRules) -> None:
     """The stored tiers unfolded (a transpose, or with Piecepack's mirror a rank per index)

@@ -311,18 +311,47 @@ def dodgem_unmoves(ctx, p, index):
 
 @nb.njit(cache=True, nogil=True)
 def _unfold(params, blob, a, b, canonical, out):
-    """Codes of the full tier (a, b) (index (side * |A| + x) * |B| + y) from the stored one."""
+    """Codes of the full tier (a, b) (index (side * |A| + x) * |B| + y) from the stored one
+    (the same as `canonical[_rank(...)]` for every position; under the symmetry a tier with
+    a > b is stored as (b, a) with the sides swapped). Row by row: a row's stored entries
+    start at one place, and within it the second placement, its mirror or its rank among
+    the placements no greater than their mirror (`_rank`) gives the entry."""
     asz = blob[params[O_KSIZE] + a]
     bsz = blob[params[O_KSIZE] + b]
     swap = params[P_SYM] != 0 and a > b
-    for side in range(2):
-        for x in range(asz):
-            for y in range(bsz):
-                if swap:
-                    q = _rank(params, blob, b, a, 1 - side, y, x)
+    if params[P_MIR] == 0:
+        for side in range(2):
+            for x in range(asz):
+                for y in range(bsz):
+                    full = (side * asz + x) * bsz + y
+                    out[full] = canonical[((1 - side) * bsz + y) * asz + x if swap else full]
+        return
+    s1, s2 = (b, a) if swap else (a, b)  # the stored tier: first placements u, second v
+    n1 = blob[params[O_KSIZE] + s1]
+    n2 = blob[params[O_KSIZE] + s2]
+    off1 = blob[params[O_KOFF] + s1]
+    off2 = blob[params[O_KOFF] + s2]
+    h2 = (n2 + blob[params[O_KFIX] + s2]) // 2
+    half = _half(params, blob, s1, s2)
+    omir = params[O_MIR]
+    osymr = params[O_SYMR] + off2
+    for side in range(2):  # the full position's side to move
+        stored_side = 1 - side if swap else side
+        for u in range(n1):
+            mu = blob[omir + off1 + u] - off1
+            gu = off1 + min(u, mu)
+            start = stored_side * half + blob[params[O_NBIG] + gu] * n2
+            start += blob[params[O_NFIX] + gu] * h2
+            for v in range(n2):
+                if mu > u:
+                    col = v
                 else:
-                    q = _rank(params, blob, a, b, side, x, y)
-                out[(side * asz + x) * bsz + y] = canonical[q]
+                    mv = blob[omir + off2 + v] - off2
+                    col = mv if mu < u else blob[osymr + min(v, mv)]
+                if swap:  # full (side, x = v, y = u)
+                    out[(side * asz + v) * bsz + u] = canonical[start + col]
+                else:
+                    out[(side * asz + u) * bsz + v] = canonical[start + col]
 
 
 @nb.njit(cache=True, nogil=True)
