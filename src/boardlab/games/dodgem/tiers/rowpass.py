@@ -146,14 +146,47 @@ def _second_side_child(params, blob, child_base, r, x):
 
 
 @nb.njit(cache=True, inline="always")
+def _second_side_column(params, blob, child_base, g1, slot, idx):
+    """The moves of the second side's placement g1 for a column pass (tier stored without
+    the mirror), as `_first_side_row` gives the first side's: per move, in `slot` the flat
+    child entry of x = 0 (a sideways move: -1 - z) and in `idx` its stride in x |
+    (destination square + 1) << 40. Returns how many."""
+    a = params[P_A]
+    asz = blob[params[O_KSIZE] + a]
+    o = params[O_REC + 1] + g1 * params[P_W]
+    nj = 0
+    for j in range(params[P_W]):
+        r = blob[o + j]
+        if r < 0:
+            break
+        dest = (r & 63) << 40
+        z = r >> REC_Z
+        if (r >> REC_KIND) & 3 == 0:
+            slot[nj] = -1 - z
+            idx[nj] = dest
+        else:
+            k2 = (r >> REC_KEY) & 4095
+            ksz = blob[params[O_KSIZE] + k2]
+            at = child_base[params[P_SLOTS + params[P_K] + k2]]
+            if params[P_SYM] and a > k2:  # (1, z, x) of tier (k2, a)
+                slot[nj] = at + (ksz + z) * asz
+                idx[nj] = dest | 1
+            else:  # (0, x, z) of tier (a, k2)
+                slot[nj] = at + z
+                idx[nj] = dest | ksz
+        nj += 1
+    return nj
+
+
+@nb.njit(cache=True, inline="always")
 def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
-    """`boardlab.core.retrograde.first_pass_body` for a tier stored without the mirror, row
-    by row: the positions (side, x, y) with the same side and x follow each other, and when
-    the first side moves they share its moves, so their children are found once a row and
-    read at a fixed stride. Fills the same arrays with the same values (tested against it)."""
+    """`boardlab.core.retrograde.first_pass_body` for a tier stored without the mirror: the
+    first side's positions row by row (one x), the second side's column by column (one y).
+    The positions of a row (a column) share the moving side's moves, so their children are
+    found once and read at a fixed stride. Fills the same arrays with the same values
+    (tested against it)."""
     params, blob = ctx
     flags, slot, idx = work[0], work[7], work[8]
-    w = params[P_W]
     blocked = params[P_BLOCKED]
     misere = params[P_MISERE]
     asz, bsz, offa, offb, om0, om1 = _row_shape(params, blob)
@@ -184,30 +217,28 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
                 winc, lc, hd = child_value(cc, winc, lc, hd)
             if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 0, blocked, misere) < 0:
                 return NO_MOVES
-    # the second side to move: its moves change with y
-    orec = params[O_REC + 1]
-    for x in range(asz):
-        m0 = blob[om0 + offa + x]
-        row = half + x * bsz
-        for y in range(bsz):
-            p = row + y
-            g1 = offb + y
-            m1 = blob[om1 + g1]
+    # the second side to move: a column (one y) shares its moves, and a column's children
+    # lie at a fixed stride in x
+    for y in range(bsz):
+        g1 = offb + y
+        m1 = blob[om1 + g1]
+        nj = _second_side_column(params, blob, child_base, g1, slot, idx)
+        for x in range(asz):
+            p = half + x * bsz + y
+            m0 = blob[om0 + offa + x]
             if _decided(flags, code, p, m0, m1, 1, blocked, misere):
                 continue
             winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
-            o = orec + g1 * w
-            for j in range(w):
-                r = blob[o + j]
-                if r < 0:
-                    break
-                if _in_way(r & 63, m0):
+            for j in range(nj):
+                e = idx[j]
+                if _in_way(e >> 40, m0):
                     continue
                 legal += 1
-                if (r >> REC_KIND) & 3 == 0:
+                at = slot[j]
+                if at < 0:
                     c += 1
                     continue
-                cc = child_codes[_second_side_child(params, blob, child_base, r, x)]
+                cc = child_codes[at + x * (e & 0xFFFFFFFFFF)]
                 if cc == INVALID:
                     return BAD_CHILD
                 winc, lc, hd = child_value(cc, winc, lc, hd)
