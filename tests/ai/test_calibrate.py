@@ -3,6 +3,7 @@ end to end (Dodgem 3×3), resumed from its journal, written into a copy of the d
 
 from __future__ import annotations
 
+import json
 import shutil
 import tomllib
 from pathlib import Path
@@ -84,6 +85,14 @@ def test_a_tiny_board_is_calibrated_end_to_end_and_resumes(tmp_path: Path) -> No
     assert len(first.ratings) == 4 and first.league.games == 2 and first.league.steps
     tried = first.trials[2]
     assert tried and tried[0].games > 0
+    # level 2's settings are searched against level 1 as it plays (never against level 2's
+    # own settings under level 1's name)
+    below = player_name(1, first.levels[0])
+    named_1 = set()
+    for line in journal.read_text().splitlines():
+        game = json.loads(line)
+        named_1 |= {n for n in (game.get("first"), game.get("second")) if str(n).startswith("1:")}
+    assert named_1 == {below}
     # run again: every game comes from the journal, and every decision is the same
     games_then = journal.read_text().count("\n")
     again = run()

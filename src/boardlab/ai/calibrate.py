@@ -213,7 +213,7 @@ def calibrate(
     spent = False
     for level in todo:
         knob = knob_for(settings[level - 1])
-        below = player_name(level - 1, settings[level - 1])
+        below = player_name(level - 1, settings[level - 2])  # as calibrated already
         tried: list[Trial] = []
         trials[level] = tried
         current = settings[level - 1]
