@@ -15,6 +15,8 @@ grows with the load, so the cost of a commit is shared by many moves.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 import threading
@@ -132,6 +134,7 @@ class LiveGame:
     # each ply of the session with its move and the position after it in notation: a render
     # formats only the plies added since the last one
     _texts: list[tuple[object, str, str]] = field(default_factory=list, repr=False)
+    _start: tuple[object, str] | None = field(default=None, repr=False)  # the start's text
 
     def notation(self) -> tuple[list[str], list[str]]:
         """The session's moves, and its positions (the start first), in notation."""
@@ -144,8 +147,11 @@ class LiveGame:
         del cache[same:]  # plies taken back
         fmt, fmt_move = self.rules.format_position, self.rules.format_move
         cache.extend((p, fmt_move(p.move), fmt(p.after)) for p in plies[same:])
+        start = self.session.start
+        if self._start is None or self._start[0] is not start:
+            self._start = (start, fmt(start))
         moves = [m for _, m, _ in cache]
-        return moves, [fmt(self.session.start), *(a for _, _, a in cache)]
+        return moves, [self._start[1], *(a for _, _, a in cache)]
 
 
 class LiveGames:
@@ -280,10 +286,26 @@ class MoveWrite:
 MOVE_COLUMNS = ("updated_at", "draw_offer", "status", "turn_started_at")  # set by every move
 
 
+_Waiter = Future[bool] | asyncio.Future[bool]
+
+
+def _settle_waiters(waiters: list[tuple[asyncio.Future[bool], bool | BaseException]]) -> None:
+    """Settle the event loop's futures of one batch (in that loop: one wake-up a batch)."""
+    for fut, outcome in waiters:
+        if fut.done():  # its mover was cancelled
+            continue
+        if isinstance(outcome, BaseException):
+            fut.set_exception(outcome)
+        else:
+            fut.set_result(outcome)
+
+
 class GroupCommitter:
     """One thread writing moves: each batch is one transaction, committed before any of its
     movers is answered. `submit` returns a future that is True once the move is stored, False
-    when the game had changed (its version moved on), or raises the database's error."""
+    when the game had changed (its version moved on), or raises the database's error;
+    `submit_async` the same as an event loop's future (a batch wakes each loop once, not
+    once per move)."""
 
     def __init__(
         self,
@@ -300,7 +322,7 @@ class GroupCommitter:
         self.announce: Callable[[Connection, list[MoveWrite]], None] | None = None
         self._postgres = engine.dialect.name == "postgresql"
         self._lock: AbstractContextManager[Any] = write_lock or nullcontext()
-        self._pending: list[tuple[MoveWrite, Future[bool]]] = []
+        self._pending: list[tuple[MoveWrite, _Waiter]] = []
         self._cond = threading.Condition()
         self._closed = False
         self._thread = threading.Thread(target=self._loop, name="group-commit", daemon=True)
@@ -308,12 +330,21 @@ class GroupCommitter:
 
     def submit(self, write: MoveWrite) -> Future[bool]:
         fut: Future[bool] = Future()
+        self._enqueue(write, fut)
+        return fut
+
+    def submit_async(self, write: MoveWrite) -> asyncio.Future[bool]:
+        """`submit` for a caller in an event loop."""
+        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._enqueue(write, fut)
+        return fut
+
+    def _enqueue(self, write: MoveWrite, fut: _Waiter) -> None:
         with self._cond:
             if self._closed:
                 raise RuntimeError("the shared games' writer is closed")
             self._pending.append((write, fut))
             self._cond.notify()
-        return fut
 
     def close(self) -> None:
         """Write what is waiting, then stop."""
@@ -333,17 +364,26 @@ class GroupCommitter:
                 del self._pending[: self.max_batch]
             self._write(batch)
 
-    def _write(self, batch: list[tuple[MoveWrite, Future[bool]]]) -> None:
+    def _write(self, batch: list[tuple[MoveWrite, _Waiter]]) -> None:
+        outcomes: list[bool | BaseException]
         try:
-            stored = self._transaction([w for w, _ in batch])
+            outcomes = list(self._transaction([w for w, _ in batch]))
         except Exception as exc:  # the database's error reaches every mover of the batch
-            for _, fut in batch:
-                fut.set_exception(exc)
-            return
-        if self.on_batch is not None:
-            self.on_batch(len(batch))
-        for (_, fut), ok in zip(batch, stored, strict=True):
-            fut.set_result(ok)
+            outcomes = [exc] * len(batch)
+        else:
+            if self.on_batch is not None:
+                self.on_batch(len(batch))
+        loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[bool], Any]]] = {}
+        for (_, fut), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(fut, asyncio.Future):
+                loops.setdefault(fut.get_loop(), []).append((fut, outcome))
+            elif isinstance(outcome, BaseException):
+                fut.set_exception(outcome)
+            else:
+                fut.set_result(outcome)
+        for loop, waiters in loops.items():
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+                loop.call_soon_threadsafe(_settle_waiters, waiters)
 
     def _transaction(self, writes: list[MoveWrite]) -> list[bool]:
         # plain SQL in the driver's own parameter style: the batch's statements are the same

@@ -81,9 +81,7 @@ class StoreMoves(StoreCore):
             else:
                 try:
                     # shielded: a mover who leaves does not cancel the write under way
-                    stored = await asyncio.shield(
-                        asyncio.wrap_future(self.committer.submit(prep.write))
-                    )
+                    stored = await asyncio.shield(self.committer.submit_async(prep.write))
                 except BaseException:
                     self._abandon(live, prep)
                     raise

@@ -153,7 +153,7 @@ class Friends:
             return
         if state is None or state.id != game_id:
             state = await self.run(lambda st: st.state(game_id))
-        self.hub.publish(game_id, state.model_dump(mode="json"))
+        self.hub.publish(game_id, state)
 
     def _bus(self) -> Bus | None:
         if self.bus is None and self.shared:

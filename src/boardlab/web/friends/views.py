@@ -28,12 +28,13 @@ def render(live: LiveGame, now: float, seat: SeatView | None = None) -> fs.Frien
             now=now,
         )
     result = None
+    outcome = session.result
     if game.result is not None:
         result = s.ResultOut(
             winner=game.result.winner, reason=game.result.reason, tag=game.result.tag
         )
-    elif session.result is not None:  # a game finished under the first schema
-        result = result_out(session.result)
+    elif outcome is not None:  # a game finished under the first schema
+        result = result_out(outcome)
     count, score = live.score
     playing = game.status == "playing" and not staging
     setup = None
@@ -53,7 +54,11 @@ def render(live: LiveGame, now: float, seat: SeatView | None = None) -> fs.Frien
         position=positions[-1],
         ply=game.ply,
         to_move=session.to_move,
-        legal_moves=[rules.format_move(m) for m in session.legal_moves()] if playing else [],
+        legal_moves=(
+            [rules.format_move(m) for m in rules.legal_moves(session.position)]
+            if playing and outcome is None
+            else []
+        ),
         result=result,
         draw_offer=game.draw_offer,
         clock=clock_out,
