@@ -29,7 +29,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine
 
-from boardlab.core.registry import AnyRules
+from boardlab.core.registry import AnyRules, get_game
 from boardlab.core.session import GameSession
 from boardlab.web.friends.models import Game
 
@@ -135,6 +135,15 @@ class LiveGame:
     # formats only the plies added since the last one
     _texts: list[tuple[object, str, str]] = field(default_factory=list, repr=False)
     _start: tuple[object, str] | None = field(default=None, repr=False)  # the start's text
+    # the game's `GameInfo.board_facts` (looked up once: the registry is searched by name)
+    _facts: tuple[Callable[[Any, Any], Any] | None] | None = field(default=None, repr=False)
+
+    def board_facts(self) -> Any:
+        """The board's facts in the current position (None: the game declares none)."""
+        if self._facts is None:
+            self._facts = (get_game(self.rules.game).board_facts,)
+        facts = self._facts[0]
+        return None if facts is None else facts(self.rules, self.session.position)
 
     def notation(self) -> tuple[list[str], list[str]]:
         """The session's moves, and its positions (the start first), in notation."""
@@ -393,7 +402,7 @@ class GroupCommitter:
             if self._postgres:
                 stored = self._update_games_at_once(conn, writes)
             else:
-                stored = [self._update_game(conn, w) for w in writes]
+                stored = self._update_games_one_by_one(conn, writes)
             done = [w for w, ok in zip(writes, stored, strict=True) if ok]
             if done and self._postgres:
                 self._insert_rows_at_once(conn, done)
@@ -421,15 +430,24 @@ class GroupCommitter:
                     w.announced = True
         return stored
 
-    def _update_game(self, conn: Connection, w: MoveWrite) -> bool:
-        """One game's row, if it is still at the move's version (SQLite: statements cost no
-        round trip)."""
-        v = w.game_values
-        row = (
-            w.version + 1, w.ply + 1, v["updated_at"], v["status"], v["turn_started_at"],
-            w.game_id, w.version,
-        )  # fmt: skip
-        return bool(conn.exec_driver_sql(self._sql["game"], row).rowcount == 1)
+    def _update_games_one_by_one(self, conn: Connection, writes: list[MoveWrite]) -> list[bool]:
+        """Each game's row, if it is still at its move's version (SQLite: statements cost no
+        round trip; run on the driver's cursor, in the batch's transaction, since the
+        engine's own bookkeeping would cost more than each statement)."""
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        sql, stored = self._sql["game"], []
+        try:
+            for w in writes:
+                v = w.game_values
+                row = (
+                    w.version + 1, w.ply + 1, v["updated_at"], v["status"],
+                    v["turn_started_at"], w.game_id, w.version,
+                )  # fmt: skip
+                cursor.execute(sql, row)
+                stored.append(cursor.rowcount == 1)
+        finally:
+            cursor.close()
+        return stored
 
     @staticmethod
     def _update_games_at_once(conn: Connection, writes: list[MoveWrite]) -> list[bool]:

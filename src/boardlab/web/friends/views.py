@@ -7,7 +7,6 @@ from boardlab.web import schemas as s
 from boardlab.web.friends import clock
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.live import GameView, LiveGame, MoveWrite, ResultView, Score, SeatView
-from boardlab.web.schemas import board_facts
 from boardlab.web.service import result_out
 
 
@@ -36,6 +35,7 @@ def render(live: LiveGame, now: float, seat: SeatView | None = None) -> fs.Frien
     elif outcome is not None:  # a game finished under the first schema
         result = result_out(outcome)
     count, score = live.score
+    facts = live.board_facts()
     playing = game.status == "playing" and not staging
     setup = None
     if staging and game.placer is not None:
@@ -68,7 +68,7 @@ def render(live: LiveGame, now: float, seat: SeatView | None = None) -> fs.Frien
         ],
         match=fs.MatchOut(id=game.match_id, games=count, score=score),
         next_game=game.next_game_id,
-        facts=board_facts(rules, session.position),
+        facts=None if facts is None else s.BoardFactsOut.model_validate(facts),
         setup=setup,
         updated_at=game.updated_at,
         you=None if seat is None else seat.colour,
