@@ -99,6 +99,9 @@ class Friends:
 
     def open(self) -> FriendStore:
         """The store, opened (and migrated) on first call."""
+        store = self._store
+        if store is not None:  # every move asks: no lock once it is open
+            return store
         with self._lock:
             if self._store is None:
                 url = self.database or default_database_url()
