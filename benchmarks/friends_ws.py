@@ -313,7 +313,7 @@ def main() -> None:
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
-            idle_rss, _ = memory_mib(proc.pid)
+            idle_rss = sum(memory_mib(p)[0] for p in (proc.pid, *children(proc.pid)))
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
                 stats = runner.run(
                     run(base, args.games, args.seconds, args.size, args.seed, args.think, proc.pid)
@@ -357,7 +357,10 @@ def main() -> None:
     print(f"errors: {stats.errors}; players lost (socket refused or failed): {stats.lost}")
     for text, count in stats.kinds.most_common(3):
         print(f"  {count} x {text}")
-    print(f"server memory: {idle_rss:.0f} MiB before, {rss:.0f} MiB after, peak {peak:.0f} MiB")
+    print(
+        f"server memory (its processes together): {idle_rss:.0f} MiB before, {rss:.0f} MiB "
+        f"after, peak {peak:.0f} MiB"
+    )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"client and server share {os.cpu_count()} cores; load average now {load}")
 
