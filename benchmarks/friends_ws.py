@@ -135,6 +135,7 @@ class Stats:
         self.server_cpu_s = 0.0  # CPU seconds the server's processes used in the window
         self.client_cpu_s = 0.0  # and this process (the clients)
         self.lost = 0  # players whose socket failed (refused, or closed by the server)
+        self.memory: list[tuple[float, float]] = []  # (seconds into the window, server MiB)
 
 
 def client_address(n: int) -> str:
@@ -198,6 +199,15 @@ async def player(
             game = next_game
 
 
+def server_rss(pid: int) -> float:
+    """Resident memory of the server's processes together, MiB."""
+    total = 0.0
+    for p in (pid, *children(pid)):
+        with contextlib.suppress(OSError):
+            total += memory_mib(p)[0]
+    return total
+
+
 def cpu_seconds(pid: int) -> float:
     """User and system CPU seconds of a process and its children (the worker processes)
     so far, Linux /proc."""
@@ -237,7 +247,12 @@ async def run(
     print(f"every socket seated after {stats.setup_s:.1f} s; measuring {seconds:g} s", flush=True)
     stats.opened = time.perf_counter()
     cpu, own = cpu_seconds(server), time.process_time()
-    await asyncio.sleep(seconds)
+    # the server's resident memory ten times in the window: flat, or growing with time
+    every = seconds / 10
+    for i in range(10):
+        stats.memory.append((i * every, server_rss(server)))
+        await asyncio.sleep(every)
+    stats.memory.append((seconds, server_rss(server)))
     stats.window_s = time.perf_counter() - stats.opened
     stats.server_cpu_s = cpu_seconds(server) - cpu
     stats.client_cpu_s = time.process_time() - own
@@ -357,6 +372,8 @@ def main() -> None:
     print(f"errors: {stats.errors}; players lost (socket refused or failed): {stats.lost}")
     for text, count in stats.kinds.most_common(3):
         print(f"  {count} x {text}")
+    series = ", ".join(f"{t:.0f} s {mib:.0f}" for t, mib in stats.memory)
+    print(f"server memory in the window (MiB): {series}")
     print(
         f"server memory (its processes together): {idle_rss:.0f} MiB before, {rss:.0f} MiB "
         f"after, peak {peak:.0f} MiB"
