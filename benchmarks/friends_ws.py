@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -40,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _machine import header
 
 SERVER = """
-import json, sys, uvicorn
+import json, os, sys, uvicorn
 from boardlab.web.friends.store import FriendLimits
 limits = dict(open_per_client=100_000, open_total=100_000, messages_per_s=1000,
               message_burst=1000, requests_per_s=10_000, request_burst=10_000,
@@ -54,15 +55,23 @@ except ImportError:  # a checkout from before `serve --workers`: one process, as
     app.state.friends.configure(db, FriendLimits(**limits))
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
     raise SystemExit(0)
-import os
+from boardlab.web.connections import LIMITS_ENV, raise_file_limit
 from boardlab.web.friends import db as dbmod
+try:  # the protocols `boardlab serve` runs
+    from boardlab.web.server import protocol_options
+    protocols = protocol_options(4096)
+except ImportError:  # as `boardlab serve` ran them before protocol_options
+    protocols = dict(http="boardlab.web.connections:ProcessHTTP",
+                     ws="boardlab.web.connections:ProcessWebSocket", ws_max_size=4096)
+raise_file_limit()
+os.environ[LIMITS_ENV] = json.dumps(dict(per_address=64, total=8192))
 engine = dbmod.make_engine(db)
 dbmod.upgrade(engine)
 engine.dispose()
 os.environ[ENV] = ServeSettings(tables=tables, database=db, workers=workers, processes=False,
                                 warm=False, friend_limits=limits).to_env()
 uvicorn.run("boardlab.web.server:app_from_env", factory=True, workers=workers,
-            host="127.0.0.1", port=port, log_level="warning")
+            host="127.0.0.1", port=port, log_level="warning", **protocols)
 """
 
 
@@ -124,7 +133,9 @@ class Stats:
         self.window_s = 0.0
         self.kinds: Counter[str] = Counter()  # the errors' messages
         self.server_cpu_s = 0.0  # CPU seconds the server's processes used in the window
+        self.client_cpu_s = 0.0  # and this process (the clients)
         self.lost = 0  # players whose socket failed (refused, or closed by the server)
+        self.memory: list[tuple[float, float]] = []  # (seconds into the window, server MiB)
 
 
 def client_address(n: int) -> str:
@@ -140,7 +151,9 @@ async def player(
     url = base.replace("http", "ws", 1)
     while not stats.stop:
         async with connect(
-            f"{url}/api/friends/{game}/ws", max_queue=None, local_addr=(client_address(n), 0)
+            f"{url}/api/friends/{game}/ws",
+            max_queue=None,
+            local_addr=(client_address(n), 0),
         ) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             next_game = None
@@ -186,6 +199,15 @@ async def player(
             game = next_game
 
 
+def server_rss(pid: int) -> float:
+    """Resident memory of the server's processes together, MiB."""
+    total = 0.0
+    for p in (pid, *children(pid)):
+        with contextlib.suppress(OSError):
+            total += memory_mib(p)[0]
+    return total
+
+
 def cpu_seconds(pid: int) -> float:
     """User and system CPU seconds of a process and its children (the worker processes)
     so far, Linux /proc."""
@@ -222,15 +244,32 @@ async def run(
     while len(stats.seated) < len(seats) and time.monotonic() < setup_until:
         await asyncio.sleep(0.05)
     stats.setup_s = time.perf_counter() - begun
+    print(f"every socket seated after {stats.setup_s:.1f} s; measuring {seconds:g} s", flush=True)
     stats.opened = time.perf_counter()
-    cpu = cpu_seconds(server)
-    await asyncio.sleep(seconds)
+    cpu, own = cpu_seconds(server), time.process_time()
+    # the server's resident memory ten times in the window: flat, or growing with time
+    every = seconds / 10
+    for i in range(10):
+        stats.memory.append((i * every, server_rss(server)))
+        await asyncio.sleep(every)
+    stats.memory.append((seconds, server_rss(server)))
     stats.window_s = time.perf_counter() - stats.opened
     stats.server_cpu_s = cpu_seconds(server) - cpu
+    stats.client_cpu_s = time.process_time() - own
     stats.stop = True
     ended = await asyncio.gather(*tasks, return_exceptions=True)
     stats.lost = sum(isinstance(e, BaseException) for e in ended)
     return stats
+
+
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed: the clients cost less of the CPU they
+    share with the server."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def main() -> None:
@@ -245,6 +284,11 @@ def main() -> None:
         help="sqlite (a temporary file, the default) or a PostgreSQL URL of a database of its own",
     )
     ap.add_argument("--workers", type=int, default=1, help="server processes (PostgreSQL: 1-8)")
+    ap.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the Python that runs the server (another checkout's environment, to compare)",
+    )
     ap.add_argument(
         "--think",
         type=float,
@@ -270,7 +314,7 @@ def main() -> None:
             empty_postgres(db)
         tables = str(Path(tmp) / "tables")
         proc = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(port), db, tables, args.sync, str(args.workers)],
+            [args.python, "-c", SERVER, str(port), db, tables, args.sync, str(args.workers)],
         )
         base = f"http://127.0.0.1:{port}"
         try:
@@ -284,10 +328,11 @@ def main() -> None:
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
-            idle_rss, _ = memory_mib(proc.pid)
-            stats = asyncio.run(
-                run(base, args.games, args.seconds, args.size, args.seed, args.think, proc.pid)
-            )
+            idle_rss = sum(memory_mib(p)[0] for p in (proc.pid, *children(proc.pid)))
+            with asyncio.Runner(loop_factory=loop_factory()) as runner:
+                stats = runner.run(
+                    run(base, args.games, args.seconds, args.size, args.seed, args.think, proc.pid)
+                )
             elapsed = stats.window_s
             rss, peak = memory_mib(proc.pid)
             for child in children(proc.pid):
@@ -313,7 +358,9 @@ def main() -> None:
         print(
             f"server CPU in the window: {stats.server_cpu_s:.1f} s "
             f"({1000 * stats.server_cpu_s / stats.moves:.2f} ms a move, "
-            f"{stats.server_cpu_s / elapsed:.2f} cores busy)"
+            f"{stats.server_cpu_s / elapsed:.2f} cores busy); clients' CPU: "
+            f"{1000 * stats.client_cpu_s / stats.moves:.2f} ms a move "
+            f"({stats.client_cpu_s / elapsed:.2f} cores busy)"
         )
     print(f"games finished (and rematched): {stats.games_finished}")
     if lat:
@@ -325,7 +372,12 @@ def main() -> None:
     print(f"errors: {stats.errors}; players lost (socket refused or failed): {stats.lost}")
     for text, count in stats.kinds.most_common(3):
         print(f"  {count} x {text}")
-    print(f"server memory: {idle_rss:.0f} MiB before, {rss:.0f} MiB after, peak {peak:.0f} MiB")
+    series = ", ".join(f"{t:.0f} s {mib:.0f}" for t, mib in stats.memory)
+    print(f"server memory in the window (MiB): {series}")
+    print(
+        f"server memory (its processes together): {idle_rss:.0f} MiB before, {rss:.0f} MiB "
+        f"after, peak {peak:.0f} MiB"
+    )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"client and server share {os.cpu_count()} cores; load average now {load}")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -96,6 +97,40 @@ def test_resignation() -> None:
     outcome = session.resign()
     assert outcome.winner == 1 and outcome.reason is Reason.RESIGNATION
     assert session.undo() is None and not session.is_over
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_kept_result_matches_a_fresh_one_through_changes(seed: int) -> None:
+    """The result is worked out once per state; after every play, undo, redo, resignation
+    and copy it equals the result of a session replayed from scratch."""
+    rules = make_rules("dodgem", "classic", 3)
+    rng = random.Random(seed)
+    session = GameSession(rules)
+
+    def fresh(s: GameSession[Any, Any]) -> object:
+        replayed = GameSession(rules)
+        for move in s.moves:
+            replayed.play(move)
+        if s.snapshot()["resigned"] is not None:
+            replayed.resign(s.snapshot()["resigned"])
+        return replayed.result
+
+    for _ in range(60):
+        action = rng.random()
+        if action < 0.6 and not session.is_over:
+            legal = session.legal_moves()
+            session.play(legal[rng.randrange(len(legal))])
+        elif action < 0.75 and session.can_undo:
+            session.undo()
+        elif action < 0.9 and session.can_redo and not session.is_over:
+            session.redo()
+        elif action < 0.95 and not session.is_over:
+            session.resign(rng.randrange(2))
+        else:
+            session = session.copy()
+        assert session.result == fresh(session)
+        assert session.is_over == (fresh(session) is not None)
 
 
 def test_registry_knows_dodgem_and_refuses_unknown_names() -> None:

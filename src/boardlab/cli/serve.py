@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     from boardlab.web.connections import LIMITS_ENV, ConnectionLimits, raise_file_limit, total_for
-    from boardlab.web.server import ENV, ServeSettings
+    from boardlab.web.server import ENV, ServeSettings, protocol_options
 
     if not 0 < args.port < 65536:
         raise UsageError(f"port must be 1-65535, not {args.port}")
@@ -223,9 +223,7 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             log_level="warning",
-            http="boardlab.web.connections:ProcessHTTP",
-            ws="boardlab.web.connections:ProcessWebSocket",
-            ws_max_size=limits.message_bytes,  # larger WebSocket messages are refused unread
+            **protocol_options(limits.message_bytes),
             forwarded_allow_ips=args.trusted_proxy or None,
             timeout_graceful_shutdown=20,  # SIGTERM: running requests get this long to end
         )

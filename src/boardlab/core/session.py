@@ -31,6 +31,9 @@ class GameSession(Generic[P, M]):
         self._redo: list[M] = []
         self._seen: Counter[P] = Counter([self.start])
         self._resigned: int | None = None
+        # the result and the state it was computed for (the last ply, their count and the
+        # resignation): asked several times a move, it is worked out once per position
+        self._result: tuple[object, int, int | None, Outcome | None] | None = None
 
     # -- state -----------------------------------------------------------------------------
     @property
@@ -65,6 +68,20 @@ class GameSession(Generic[P, M]):
     @property
     def result(self) -> Outcome | None:
         """The outcome, or None while the game goes on."""
+        last = self._plies[-1] if self._plies else None
+        kept = self._result
+        if (
+            kept is not None
+            and kept[0] is last
+            and kept[1] == len(self._plies)
+            and kept[2] == self._resigned
+        ):
+            return kept[3]
+        outcome = self._outcome()
+        self._result = (last, len(self._plies), self._resigned, outcome)
+        return outcome
+
+    def _outcome(self) -> Outcome | None:
         if self._resigned is not None:
             return Outcome(1 - self._resigned, Reason.RESIGNATION)
         pos = self.position
@@ -156,6 +173,7 @@ class GameSession(Generic[P, M]):
         other._redo = list(self._redo)
         other._seen = Counter(self._seen)
         other._resigned = self._resigned
+        other._result = self._result
         return other
 
     def snapshot(self) -> dict[str, Any]:

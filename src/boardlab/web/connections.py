@@ -131,12 +131,15 @@ class ConnectionGuard:
         if reason is not None:
             self.log.refused(key, reason)
             body = b'{"error": "too many connections: try again shortly", "kind": "Busy"}'
+            # uvloop's transports are not asyncio's classes: ask for the methods themselves
+            stream: Any = transport
             try:
-                if isinstance(transport, asyncio.WriteTransport):
-                    transport.write(_REFUSAL % (lim.retry_after, len(body), body))
-                transport.close()
+                if hasattr(stream, "write"):
+                    stream.write(_REFUSAL % (lim.retry_after, len(body), body))
+                stream.close()
             except Exception:  # the peer may already be gone
-                transport.abort() if isinstance(transport, asyncio.Transport) else None
+                if hasattr(stream, "abort"):
+                    stream.abort()
             return False
         self._of[id(transport)] = key
         self._per[key] = self._per.get(key, 0) + 1

@@ -295,6 +295,7 @@ def frame_text(message: Message, max_bytes: int, max_depth: int = MAX_FRAME_DEPT
         raise BadFrame(1003, "only text messages (JSON) are accepted")
     if len(text) > max_bytes or len(text.encode("utf-8", "replace")) > max_bytes:
         raise BadFrame(1009, f"messages are limited to {max_bytes} bytes")
-    if json_depth(text) > max_depth:
+    # fewer opening brackets than the bound cannot nest deeper (the common, cheap case)
+    if text.count("[") + text.count("{") > max_depth and json_depth(text) > max_depth:
         raise BadFrame(1008, f"messages nest at most {max_depth} levels")
     return str(text)

@@ -79,6 +79,20 @@ def build_app(settings: ServeSettings) -> FastAPI:
     return app
 
 
+def protocol_options(message_bytes: int) -> dict[str, Any]:
+    """uvicorn's protocol settings of `boardlab serve`: the guarded HTTP and WebSocket
+    protocols (on httptools when installed), larger WebSocket messages refused unread, and
+    no per-message compression (a state is a few hundred bytes: deflating every message
+    for every socket costs more CPU than it saves, and its window holds memory per socket).
+    uvicorn's loop is uvloop where it is installed (a dependency outside Windows)."""
+    return {
+        "http": "boardlab.web.connections:ProcessHTTP",
+        "ws": "boardlab.web.connections:ProcessWebSocket",
+        "ws_max_size": message_bytes,
+        "ws_per_message_deflate": False,
+    }
+
+
 def app_from_env() -> FastAPI:
     """uvicorn's factory in each worker process."""
     return build_app(ServeSettings.from_env())

@@ -16,6 +16,9 @@ from boardlab.core.errors import NotationError
 FILES = "abcdefgh"
 MIN_SIZE, MAX_SIZE = 3, 8
 _WORDS = BoardWords("Dodgem", "rank", "squares", "cars")
+_SQUARE = re.compile(r"([a-h])([1-8])")
+_MOVE = re.compile(r"([a-h][1-8])-([a-h][1-8]|off)")
+_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -44,7 +47,7 @@ class Square:
     def parse(cls, text: str) -> Square:
         """Read `a1`…`h8` in any case."""
         t = text.strip().lower()
-        m = re.fullmatch(r"([a-h])([1-8])", t)
+        m = _SQUARE.fullmatch(t)
         if m is None:
             raise NotationError(f"{text.strip()!r} is not a square (expected e.g. a1)")
         return cls(FILES.index(m.group(1)), int(m.group(2)) - 1)
@@ -78,10 +81,10 @@ class DodgemMove:
     @classmethod
     def parse(cls, text: str) -> DodgemMove:
         """Read `a2-b2`, `c3-off` or `pass` (any case, spaces allowed)."""
-        t = re.sub(r"\s+", "", text).lower()
+        t = _SPACE.sub("", text).lower()
         if t == "pass":
             return PASS
-        m = re.fullmatch(r"([a-h][1-8])-([a-h][1-8]|off)", t)
+        m = _MOVE.fullmatch(t)
         if m is None:
             raise NotationError(
                 f"{text.strip()!r} is not a Dodgem move (expected e.g. a2-b2, c3-off or pass)"

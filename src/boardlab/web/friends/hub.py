@@ -8,16 +8,20 @@ import asyncio
 import contextlib
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardlab.web.friends.schemas import FriendStateOut
 
 
 @dataclass(eq=False)
 class Listener:
-    """One connection: the person of its seat (None: spectator) and its outgoing queue. The
-    seat's colour is read from each state's seats (the pie's chooser may change seats)."""
+    """One connection: the person of its seat (None: spectator) and its outgoing queue of
+    JSON texts. The seat's colour is read from each state's seats (the pie's chooser may
+    change seats)."""
 
     person: int | None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(64))
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(64))
 
 
 class Hub:
@@ -48,20 +52,28 @@ class Hub:
         """Games with at least one connection."""
         return list(self._games)
 
-    def publish(self, game_id: str, state: dict[str, Any]) -> None:
+    def publish(self, game_id: str, state: FriendStateOut) -> None:
         """Queue the public state for every listener (each learns its own seat from it); a
         listener too far behind loses its oldest message (the newest state is all it needs).
-        A state older than one already sent (answers of racing threads) is dropped."""
-        version = (int(state.get("ply", 0)), float(state.get("updated_at", 0.0)))
-        if version < self._last.get(game_id, (-1, -1.0)):
+        A state older than one already sent (answers of racing threads) is dropped. The
+        state is encoded once; each listener's message adds only its `you` and `person`."""
+        listeners = list(self._games.get(game_id, ()))
+        version = (state.ply, state.updated_at)
+        if not listeners or version < self._last.get(game_id, (-1, -1.0)):
             return
         self._last[game_id] = version
-        colours = {seat["person"]: seat["colour"] for seat in state.get("seats", ())}
-        for listener in list(self._games.get(game_id, ())):
+        colours = {seat.person: seat.colour for seat in state.seats}
+        shared = state.model_dump_json(exclude={"you", "person"})
+        head = '{"type":"state","state":' + shared[:-1]
+        for listener in listeners:
             you = None if listener.person is None else colours.get(listener.person)
-            message = {"type": "state", "state": {**state, "you": you, "person": listener.person}}
+            message = f'{head},"you":{_json(you)},"person":{_json(listener.person)}}}}}'
             q = listener.queue
             if q.full():
                 with contextlib.suppress(asyncio.QueueEmpty):
                     q.get_nowait()
             q.put_nowait(message)
+
+
+def _json(value: int | None) -> str:
+    return "null" if value is None else str(int(value))

@@ -15,6 +15,8 @@ grows with the load, so the cost of a commit is shared by many moves.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 import threading
@@ -27,7 +29,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine
 
-from boardlab.core.registry import AnyRules
+from boardlab.core.registry import AnyRules, get_game
 from boardlab.core.session import GameSession
 from boardlab.web.friends.models import Game
 
@@ -132,6 +134,16 @@ class LiveGame:
     # each ply of the session with its move and the position after it in notation: a render
     # formats only the plies added since the last one
     _texts: list[tuple[object, str, str]] = field(default_factory=list, repr=False)
+    _start: tuple[object, str] | None = field(default=None, repr=False)  # the start's text
+    # the game's `GameInfo.board_facts` (looked up once: the registry is searched by name)
+    _facts: tuple[Callable[[Any, Any], Any] | None] | None = field(default=None, repr=False)
+
+    def board_facts(self) -> Any:
+        """The board's facts in the current position (None: the game declares none)."""
+        if self._facts is None:
+            self._facts = (get_game(self.rules.game).board_facts,)
+        facts = self._facts[0]
+        return None if facts is None else facts(self.rules, self.session.position)
 
     def notation(self) -> tuple[list[str], list[str]]:
         """The session's moves, and its positions (the start first), in notation."""
@@ -144,8 +156,11 @@ class LiveGame:
         del cache[same:]  # plies taken back
         fmt, fmt_move = self.rules.format_position, self.rules.format_move
         cache.extend((p, fmt_move(p.move), fmt(p.after)) for p in plies[same:])
+        start = self.session.start
+        if self._start is None or self._start[0] is not start:
+            self._start = (start, fmt(start))
         moves = [m for _, m, _ in cache]
-        return moves, [fmt(self.session.start), *(a for _, _, a in cache)]
+        return moves, [self._start[1], *(a for _, _, a in cache)]
 
 
 class LiveGames:
@@ -280,10 +295,26 @@ class MoveWrite:
 MOVE_COLUMNS = ("updated_at", "draw_offer", "status", "turn_started_at")  # set by every move
 
 
+_Waiter = Future[bool] | asyncio.Future[bool]
+
+
+def _settle_waiters(waiters: list[tuple[asyncio.Future[bool], bool | BaseException]]) -> None:
+    """Settle the event loop's futures of one batch (in that loop: one wake-up a batch)."""
+    for fut, outcome in waiters:
+        if fut.done():  # its mover was cancelled
+            continue
+        if isinstance(outcome, BaseException):
+            fut.set_exception(outcome)
+        else:
+            fut.set_result(outcome)
+
+
 class GroupCommitter:
     """One thread writing moves: each batch is one transaction, committed before any of its
     movers is answered. `submit` returns a future that is True once the move is stored, False
-    when the game had changed (its version moved on), or raises the database's error."""
+    when the game had changed (its version moved on), or raises the database's error;
+    `submit_async` the same as an event loop's future (a batch wakes each loop once, not
+    once per move)."""
 
     def __init__(
         self,
@@ -300,7 +331,7 @@ class GroupCommitter:
         self.announce: Callable[[Connection, list[MoveWrite]], None] | None = None
         self._postgres = engine.dialect.name == "postgresql"
         self._lock: AbstractContextManager[Any] = write_lock or nullcontext()
-        self._pending: list[tuple[MoveWrite, Future[bool]]] = []
+        self._pending: list[tuple[MoveWrite, _Waiter]] = []
         self._cond = threading.Condition()
         self._closed = False
         self._thread = threading.Thread(target=self._loop, name="group-commit", daemon=True)
@@ -308,12 +339,21 @@ class GroupCommitter:
 
     def submit(self, write: MoveWrite) -> Future[bool]:
         fut: Future[bool] = Future()
+        self._enqueue(write, fut)
+        return fut
+
+    def submit_async(self, write: MoveWrite) -> asyncio.Future[bool]:
+        """`submit` for a caller in an event loop."""
+        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._enqueue(write, fut)
+        return fut
+
+    def _enqueue(self, write: MoveWrite, fut: _Waiter) -> None:
         with self._cond:
             if self._closed:
                 raise RuntimeError("the shared games' writer is closed")
             self._pending.append((write, fut))
             self._cond.notify()
-        return fut
 
     def close(self) -> None:
         """Write what is waiting, then stop."""
@@ -333,17 +373,26 @@ class GroupCommitter:
                 del self._pending[: self.max_batch]
             self._write(batch)
 
-    def _write(self, batch: list[tuple[MoveWrite, Future[bool]]]) -> None:
+    def _write(self, batch: list[tuple[MoveWrite, _Waiter]]) -> None:
+        outcomes: list[bool | BaseException]
         try:
-            stored = self._transaction([w for w, _ in batch])
+            outcomes = list(self._transaction([w for w, _ in batch]))
         except Exception as exc:  # the database's error reaches every mover of the batch
-            for _, fut in batch:
-                fut.set_exception(exc)
-            return
-        if self.on_batch is not None:
-            self.on_batch(len(batch))
-        for (_, fut), ok in zip(batch, stored, strict=True):
-            fut.set_result(ok)
+            outcomes = [exc] * len(batch)
+        else:
+            if self.on_batch is not None:
+                self.on_batch(len(batch))
+        loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[bool], Any]]] = {}
+        for (_, fut), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(fut, asyncio.Future):
+                loops.setdefault(fut.get_loop(), []).append((fut, outcome))
+            elif isinstance(outcome, BaseException):
+                fut.set_exception(outcome)
+            else:
+                fut.set_result(outcome)
+        for loop, waiters in loops.items():
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+                loop.call_soon_threadsafe(_settle_waiters, waiters)
 
     def _transaction(self, writes: list[MoveWrite]) -> list[bool]:
         # plain SQL in the driver's own parameter style: the batch's statements are the same
@@ -353,7 +402,7 @@ class GroupCommitter:
             if self._postgres:
                 stored = self._update_games_at_once(conn, writes)
             else:
-                stored = [self._update_game(conn, w) for w in writes]
+                stored = self._update_games_one_by_one(conn, writes)
             done = [w for w, ok in zip(writes, stored, strict=True) if ok]
             if done and self._postgres:
                 self._insert_rows_at_once(conn, done)
@@ -381,15 +430,24 @@ class GroupCommitter:
                     w.announced = True
         return stored
 
-    def _update_game(self, conn: Connection, w: MoveWrite) -> bool:
-        """One game's row, if it is still at the move's version (SQLite: statements cost no
-        round trip)."""
-        v = w.game_values
-        row = (
-            w.version + 1, w.ply + 1, v["updated_at"], v["status"], v["turn_started_at"],
-            w.game_id, w.version,
-        )  # fmt: skip
-        return bool(conn.exec_driver_sql(self._sql["game"], row).rowcount == 1)
+    def _update_games_one_by_one(self, conn: Connection, writes: list[MoveWrite]) -> list[bool]:
+        """Each game's row, if it is still at its move's version (SQLite: statements cost no
+        round trip; run on the driver's cursor, in the batch's transaction, since the
+        engine's own bookkeeping would cost more than each statement)."""
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        sql, stored = self._sql["game"], []
+        try:
+            for w in writes:
+                v = w.game_values
+                row = (
+                    w.version + 1, w.ply + 1, v["updated_at"], v["status"],
+                    v["turn_started_at"], w.game_id, w.version,
+                )  # fmt: skip
+                cursor.execute(sql, row)
+                stored.append(cursor.rowcount == 1)
+        finally:
+            cursor.close()
+        return stored
 
     @staticmethod
     def _update_games_at_once(conn: Connection, writes: list[MoveWrite]) -> list[bool]:

@@ -4,7 +4,6 @@ transaction when a clock has run out, and catching up with moves another process
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -80,10 +79,9 @@ class StoreMoves(StoreCore):
                 out = prep
             else:
                 try:
-                    # shielded: a mover who leaves does not cancel the write under way
-                    stored = await asyncio.shield(
-                        asyncio.wrap_future(self.committer.submit(prep.write))
-                    )
+                    # a mover who leaves cancels only its wait: the write goes on, and the
+                    # copy in memory is dropped below (read again when next used)
+                    stored = await self.committer.submit_async(prep.write)
                 except BaseException:
                     self._abandon(live, prep)
                     raise

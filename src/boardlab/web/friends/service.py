@@ -99,6 +99,9 @@ class Friends:
 
     def open(self) -> FriendStore:
         """The store, opened (and migrated) on first call."""
+        store = self._store
+        if store is not None:  # every move asks: no lock once it is open
+            return store
         with self._lock:
             if self._store is None:
                 url = self.database or default_database_url()
@@ -153,7 +156,7 @@ class Friends:
             return
         if state is None or state.id != game_id:
             state = await self.run(lambda st: st.state(game_id))
-        self.hub.publish(game_id, state.model_dump(mode="json"))
+        self.hub.publish(game_id, state)
 
     def _bus(self) -> Bus | None:
         if self.bus is None and self.shared:

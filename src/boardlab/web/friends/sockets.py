@@ -136,7 +136,7 @@ async def _refuse(ws: WebSocket, exc: BadFrame) -> None:
 async def _send_loop(ws: WebSocket, listener: Listener) -> None:
     with contextlib.suppress(Exception):
         while True:
-            await ws.send_json(await listener.queue.get())
+            await ws.send_text(await listener.queue.get())
 
 
 async def _handle(

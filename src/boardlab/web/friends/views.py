@@ -7,7 +7,6 @@ from boardlab.web import schemas as s
 from boardlab.web.friends import clock
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.live import GameView, LiveGame, MoveWrite, ResultView, Score, SeatView
-from boardlab.web.schemas import board_facts
 from boardlab.web.service import result_out
 
 
@@ -28,13 +27,15 @@ def render(live: LiveGame, now: float, seat: SeatView | None = None) -> fs.Frien
             now=now,
         )
     result = None
+    outcome = session.result
     if game.result is not None:
         result = s.ResultOut(
             winner=game.result.winner, reason=game.result.reason, tag=game.result.tag
         )
-    elif session.result is not None:  # a game finished under the first schema
-        result = result_out(session.result)
+    elif outcome is not None:  # a game finished under the first schema
+        result = result_out(outcome)
     count, score = live.score
+    facts = live.board_facts()
     playing = game.status == "playing" and not staging
     setup = None
     if staging and game.placer is not None:
@@ -53,7 +54,11 @@ def render(live: LiveGame, now: float, seat: SeatView | None = None) -> fs.Frien
         position=positions[-1],
         ply=game.ply,
         to_move=session.to_move,
-        legal_moves=[rules.format_move(m) for m in session.legal_moves()] if playing else [],
+        legal_moves=(
+            [rules.format_move(m) for m in rules.legal_moves(session.position)]
+            if playing and outcome is None
+            else []
+        ),
         result=result,
         draw_offer=game.draw_offer,
         clock=clock_out,
@@ -63,7 +68,7 @@ def render(live: LiveGame, now: float, seat: SeatView | None = None) -> fs.Frien
         ],
         match=fs.MatchOut(id=game.match_id, games=count, score=score),
         next_game=game.next_game_id,
-        facts=board_facts(rules, session.position),
+        facts=None if facts is None else s.BoardFactsOut.model_validate(facts),
         setup=setup,
         updated_at=game.updated_at,
         you=None if seat is None else seat.colour,

@@ -1,0 +1,63 @@
+"""The hub encodes a state once and gives each listener its own `you` and `person`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.web.friends.helpers import run_coroutine, started
+
+from boardlab.web.friends.hub import Hub, Listener
+from boardlab.web.friends.store import FriendStore
+
+
+def test_each_listener_gets_the_state_with_its_own_seat(tmp_path: Path) -> None:
+    store = FriendStore(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    try:
+        created = started(store)
+        state = store.state(created.id)
+        # the pie may swap seats: the colour comes from the state's seats, by person
+        colour_of = {seat.person: seat.colour for seat in state.seats}
+
+        async def publish() -> list[dict[str, object]]:
+            hub = Hub()
+            listeners = [Listener(person=0), Listener(person=1), Listener(person=None)]
+            for listener in listeners:
+                hub.add(created.id, listener)
+            hub.publish(created.id, state)
+            return [json.loads(listener.queue.get_nowait()) for listener in listeners]
+
+        messages = run_coroutine(publish())
+        expected = state.model_dump(mode="json")
+        for message, person in zip(messages, (0, 1, None), strict=True):
+            assert message["type"] == "state"
+            got = message["state"]
+            assert isinstance(got, dict)
+            you = None if person is None else colour_of[person]
+            assert got == {**expected, "you": you, "person": person}
+    finally:
+        store.close()
+
+
+def test_an_older_state_is_not_sent_after_a_newer_one(tmp_path: Path) -> None:
+    store = FriendStore(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    try:
+        created = started(store)
+        old = store.state(created.id)
+        token = created.token if old.to_move == created.colour else created.invite_token
+        new = store.move(created.id, token, old.legal_moves[0], old.ply)
+
+        async def publish() -> list[int]:
+            hub = Hub()
+            listener = Listener(person=0)
+            hub.add(created.id, listener)
+            hub.publish(created.id, new)
+            hub.publish(created.id, old)  # a slower thread's answer, after the newer one
+            plies = []
+            while not listener.queue.empty():
+                plies.append(json.loads(await listener.queue.get())["state"]["ply"])
+            return plies
+
+        assert run_coroutine(publish()) == [new.ply]
+    finally:
+        store.close()
