@@ -25,7 +25,9 @@ class Hub:
 
     def __init__(self) -> None:
         self._games: dict[str, set[Listener]] = defaultdict(set)
-        self._last: dict[str, tuple[int, float]] = {}  # newest (ply, updated_at) sent
+        # newest (ply, updated_at) sent, kept only for games with listeners (a game nobody
+        # watches needs no order; a busy server changes thousands of such games an hour)
+        self._last: dict[str, tuple[int, float]] = {}
 
     def add(self, game_id: str, listener: Listener) -> None:
         """Start sending `game_id`'s changes to `listener`."""
@@ -44,6 +46,10 @@ class Hub:
         """Connections on one game."""
         return len(self._games.get(game_id, ()))
 
+    def ordered(self) -> int:
+        """Games whose newest sent version is remembered (at most those with listeners)."""
+        return len(self._last)
+
     def game_ids(self) -> list[str]:
         """Games with at least one connection."""
         return list(self._games)
@@ -52,12 +58,15 @@ class Hub:
         """Queue the public state for every listener (each learns its own seat from it); a
         listener too far behind loses its oldest message (the newest state is all it needs).
         A state older than one already sent (answers of racing threads) is dropped."""
+        listeners = list(self._games.get(game_id, ()))
+        if not listeners:
+            return
         version = (int(state.get("ply", 0)), float(state.get("updated_at", 0.0)))
         if version < self._last.get(game_id, (-1, -1.0)):
             return
         self._last[game_id] = version
         colours = {seat["person"]: seat["colour"] for seat in state.get("seats", ())}
-        for listener in list(self._games.get(game_id, ())):
+        for listener in listeners:
             you = None if listener.person is None else colours.get(listener.person)
             message = {"type": "state", "state": {**state, "you": you, "person": listener.person}}
             q = listener.queue
