@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -81,6 +82,13 @@ def rss_mb(pid: int, children_too: bool = True) -> float:
         except OSError:
             pass
     return total / 1024
+
+
+def cpu_seconds(pid: int) -> float:
+    """Processor time (user + system) process `pid` has used so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(
@@ -344,6 +352,17 @@ def idle_sockets(
         stats.held[group] = held
 
 
+def idle_process(port: int, count: int, stop: Any, ws_game: str | None, out: Any) -> None:
+    """`idle_sockets` in a process of its own (its polling must not slow the normal
+    clients' threads here); sends back its outcomes and held count when `stop` is set."""
+    import resource
+
+    stats = Stats()
+    idle_sockets(port, count, stop, stats, ws_game)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    out.send((dict(stats.codes), stats.held, used.ru_utime + used.ru_stime))
+
+
 def squatter(base: str, k: int, stop: threading.Event, stats: Stats) -> None:
     """One address creating shared games that nobody joins."""
     with client_at_net(base, 1, k, 10) as client:
@@ -429,7 +448,7 @@ def main() -> None:
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = args.idle + args.idle_ws + 256
-    if soft < want:  # the idle sockets live in this process
+    if soft < want:  # the idle sockets' processes inherit it
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
     normal_n = min(max(args.normal, 0), 25)
     heavy_n = min(max(args.heavy, 0), 5)
@@ -458,13 +477,18 @@ def main() -> None:
                         for k in range(oversized_n)]  # fmt: skip
             threads.append(threading.Thread(target=health_client, args=(base, stop, stats)))
             threads.append(threading.Thread(target=friend_creator, args=(base, stop, stats)))
-            if args.idle:
-                idle_args = (args.port, args.idle, stop, stats)
-                threads.append(threading.Thread(target=idle_sockets, args=idle_args))
-            if args.idle_ws:
-                quiet = httpx.post(f"{base}/api/friends", json={"size": 3}).json()["id"]
-                ws_args = (args.port, args.idle_ws, stop, stats, quiet)
-                threads.append(threading.Thread(target=idle_sockets, args=ws_args))
+            # the idle sockets' abusers run in processes of their own, started first (fork)
+            forks = multiprocessing.get_context("fork")
+            stop_idle = forks.Event()
+            idlers: list[tuple[Any, Any]] = []
+            quiet = httpx.post(f"{base}/api/friends", json={"size": 3}).json()["id"]
+            for count, ws_game in ((args.idle, None), (args.idle_ws, quiet)):
+                if count:
+                    mine, theirs = forks.Pipe(duplex=False)
+                    work = (args.port, count, stop_idle, ws_game, theirs)
+                    p = forks.Process(target=idle_process, args=work, daemon=True)
+                    p.start()
+                    idlers.append((p, mine))
             threads += [threading.Thread(target=squatter, args=(base, 1 + k, stop, stats))
                         for k in range(min(args.squat, 250))]  # fmt: skip
             threads += [threading.Thread(target=ws_garbage, args=(args.port, k, stop, stats, game))
@@ -473,11 +497,23 @@ def main() -> None:
                 t.daemon = True
                 t.start()
             mem_peak = mem_start
+            cpu_start = cpu_seconds(proc.pid)
             end = time.monotonic() + seconds
             while time.monotonic() < end:
                 time.sleep(1.0)
                 mem_peak = max(mem_peak, rss_mb(proc.pid))
+            server_cpu = cpu_seconds(proc.pid) - cpu_start
             stop.set()
+            stop_idle.set()
+            idle_cpu = 0.0
+            for p, pipe in idlers:
+                if pipe.poll(35):
+                    codes, held, cpu = pipe.recv()
+                    idle_cpu += cpu
+                    for group, counts in codes.items():
+                        stats.codes[group].update(counts)
+                    stats.held.update(held)
+                p.join(timeout=5)
             for t in threads:
                 t.join(timeout=35)
             mem_end = rss_mb(proc.pid)
@@ -515,6 +551,9 @@ def main() -> None:
         print(f"{group} outcomes: {codes}")
     bad = sum(n for code, n in stats.codes["normal"].items() if code not in ("200", "game over"))
     print(f"normal-play errors: {bad}")
+    print(f"server process processor time during the run: {server_cpu:.1f} s")
+    if idlers:
+        print(f"the idle sockets' own processes used {idle_cpu:.1f} s of processor time")
     for group, held in sorted(stats.held.items()):
         print(f"{group} sockets open and unanswered for over 12 s at the end: {held}")
     tracebacks = log_text.count(b"Traceback")
