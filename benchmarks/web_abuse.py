@@ -9,6 +9,8 @@ For `--seconds` (default 60) on loopback only:
 - one client asks /api/health every 0.1 s;
 - optionally (`--idle N`): one address holds N idle sockets, each sending one header line
   every 10 s; a socket the server closed is opened again at the next 10 s tick;
+- optionally (`--idle-ws N`): the same address holds N WebSockets that finish the handshake
+  and then say nothing (no hello, no ping), opened again at the next 10 s tick when closed;
 - optionally (`--squat N`): N addresses create shared games that nobody joins, as fast as
   the server lets them (normal clients then try to create one every few seconds);
 - optionally (`--ws-garbage N`): N clients open game sockets and send binary frames,
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -79,6 +82,13 @@ def rss_mb(pid: int, children_too: bool = True) -> float:
         except OSError:
             pass
     return total / 1024
+
+
+def cpu_seconds(pid: int) -> float:
+    """Processor time (user + system) process `pid` has used so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(
@@ -140,7 +150,7 @@ def warm_up(base: str, pid: int) -> None:
 
 class Stats:
     def __init__(self) -> None:
-        self.held = 0  # idle sockets open now
+        self.held: dict[str, int] = {}  # idle sockets open at the end, by kind
         self.lock = threading.Lock()
         self.times: dict[str, list[float]] = collections.defaultdict(list)
         self.codes: dict[str, collections.Counter[str]] = collections.defaultdict(
@@ -251,11 +261,31 @@ def oversized_client(base: str, k: int, stop: threading.Event, stats: Stats) -> 
             time.sleep(0.2)
 
 
-def idle_sockets(port: int, count: int, stop: threading.Event, stats: Stats) -> None:
-    """`count` sockets from 127.0.0.70 that send a request head one line every 10 s and
-    never finish it; a socket the server closed is opened again at the next tick."""
+def idle_sockets(
+    port: int, count: int, stop: threading.Event, stats: Stats, ws_game: str | None = None
+) -> None:
+    """`count` sockets from 127.0.0.70 that hold a connection and say nothing useful.
+
+    Plain ones (`ws_game` None) send a request head one line every 10 s and never finish it.
+    WebSocket ones complete the handshake to `ws_game`'s socket and then go quiet (no hello,
+    no ping). A socket the server closed is opened again at the next 10 s tick."""
+    import base64
     import socket
 
+    group = "idle" if ws_game is None else "idle-ws"
+    if ws_game is None:
+        opening = b"GET / HTTP/1.1\r\nHost: localhost\r\n"
+    else:
+        key = base64.b64encode(os.urandom(16))
+        opening = (
+            (
+                f"GET /api/friends/{ws_game}/ws HTTP/1.1\r\nHost: localhost:{port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                "Sec-WebSocket-Key: "
+            ).encode()
+            + key
+            + b"\r\n\r\n"
+        )
     socks: list[socket.socket | None] = [None] * count
     since = [0.0] * count  # when each was opened
     last = 0.0
@@ -275,13 +305,17 @@ def idle_sockets(port: int, count: int, stop: threading.Event, stats: Stats) -> 
                     fresh.bind(("127.0.0.70", 0))
                     fresh.settimeout(2)
                     fresh.connect((HOST, port))
-                    fresh.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+                    fresh.sendall(opening)
+                    if ws_game is not None:  # the handshake's answer: 101, or a refusal
+                        answer = fresh.recv(4096)
+                        if not answer.startswith(b"HTTP/1.1 101"):
+                            raise ConnectionRefusedError(answer[:12].decode("latin-1"))
                     fresh.setblocking(False)
                     socks[i] = fresh
                     since[i] = time.monotonic()
-                    stats.add("idle", None, "opened")
+                    stats.add(group, None, "opened")
                 except OSError as exc:
-                    stats.add("idle", None, f"connect {type(exc).__name__}")
+                    stats.add(group, None, f"connect {type(exc).__name__}")
                     fresh.close()
                 continue
             try:
@@ -290,12 +324,12 @@ def idle_sockets(port: int, count: int, stop: threading.Event, stats: Stats) -> 
                 data = None  # open and silent: as the abuser wants
             except OSError:
                 data = b""
-            if data is not None:  # the server answered (a 503) or closed it
-                stats.add("idle", None, "503" if data.startswith(b"HTTP/1.1 503") else "closed")
+            if data is not None:  # the server answered (a 503, a close frame) or closed it
+                stats.add(group, None, "503" if data.startswith(b"HTTP/1.1 503") else "closed")
                 sock.close()
                 socks[i] = None
                 continue
-            if trickle:
+            if trickle and ws_game is None:
                 try:
                     sock.sendall(b"X-Slow: 1\r\n")
                 except OSError:
@@ -315,7 +349,18 @@ def idle_sockets(port: int, count: int, stop: threading.Event, stats: Stats) -> 
             pass
         sock.close()
     with stats.lock:
-        stats.held = held
+        stats.held[group] = held
+
+
+def idle_process(port: int, count: int, stop: Any, ws_game: str | None, out: Any) -> None:
+    """`idle_sockets` in a process of its own (its polling must not slow the normal
+    clients' threads here); sends back its outcomes and held count when `stop` is set."""
+    import resource
+
+    stats = Stats()
+    idle_sockets(port, count, stop, stats, ws_game)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    out.send((dict(stats.codes), stats.held, used.ru_utime + used.ru_stime))
 
 
 def squatter(base: str, k: int, stop: threading.Event, stats: Stats) -> None:
@@ -391,6 +436,8 @@ def main() -> None:
     ap.add_argument("--heavy", type=int, default=HEAVY, help=f"heavy clients ({HEAVY})")
     ap.add_argument("--oversized", type=int, default=OVERSIZED, help=f"({OVERSIZED})")
     ap.add_argument("--idle", type=int, default=0, help="idle sockets from one address (0)")
+    ap.add_argument("--idle-ws", type=int, default=0,
+                    help="quiet WebSockets from the same address as --idle (0)")  # fmt: skip
     ap.add_argument("--squat", type=int, default=0, help="addresses squatting games (0)")
     ap.add_argument("--ws-garbage", type=int, default=0, help="WebSocket garbage clients (0)")
     ap.add_argument(
@@ -400,8 +447,8 @@ def main() -> None:
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = args.idle + 256
-    if soft < want:  # the idle sockets live in this process
+    want = args.idle + args.idle_ws + 256
+    if soft < want:  # the idle sockets' processes inherit it
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
     normal_n = min(max(args.normal, 0), 25)
     heavy_n = min(max(args.heavy, 0), 5)
@@ -430,9 +477,18 @@ def main() -> None:
                         for k in range(oversized_n)]  # fmt: skip
             threads.append(threading.Thread(target=health_client, args=(base, stop, stats)))
             threads.append(threading.Thread(target=friend_creator, args=(base, stop, stats)))
-            if args.idle:
-                idle_args = (args.port, args.idle, stop, stats)
-                threads.append(threading.Thread(target=idle_sockets, args=idle_args))
+            # the idle sockets' abusers run in processes of their own, started first (fork)
+            forks = multiprocessing.get_context("fork")
+            stop_idle = forks.Event()
+            idlers: list[tuple[Any, Any]] = []
+            quiet = httpx.post(f"{base}/api/friends", json={"size": 3}).json()["id"]
+            for count, ws_game in ((args.idle, None), (args.idle_ws, quiet)):
+                if count:
+                    mine, theirs = forks.Pipe(duplex=False)
+                    work = (args.port, count, stop_idle, ws_game, theirs)
+                    p = forks.Process(target=idle_process, args=work, daemon=True)
+                    p.start()
+                    idlers.append((p, mine))
             threads += [threading.Thread(target=squatter, args=(base, 1 + k, stop, stats))
                         for k in range(min(args.squat, 250))]  # fmt: skip
             threads += [threading.Thread(target=ws_garbage, args=(args.port, k, stop, stats, game))
@@ -441,11 +497,23 @@ def main() -> None:
                 t.daemon = True
                 t.start()
             mem_peak = mem_start
+            cpu_start = cpu_seconds(proc.pid)
             end = time.monotonic() + seconds
             while time.monotonic() < end:
                 time.sleep(1.0)
                 mem_peak = max(mem_peak, rss_mb(proc.pid))
+            server_cpu = cpu_seconds(proc.pid) - cpu_start
             stop.set()
+            stop_idle.set()
+            idle_cpu = 0.0
+            for p, pipe in idlers:
+                if pipe.poll(35):
+                    codes, held, cpu = pipe.recv()
+                    idle_cpu += cpu
+                    for group, counts in codes.items():
+                        stats.codes[group].update(counts)
+                    stats.held.update(held)
+                p.join(timeout=5)
             for t in threads:
                 t.join(timeout=35)
             mem_end = rss_mb(proc.pid)
@@ -475,16 +543,19 @@ def main() -> None:
         h50, h95, htop = statistics.median(health), percentile(health, 0.95), max(health)
         print(f"health: {len(health)} answered, p50 {h50 * ms:.1f} ms, "
               f"p95 {h95 * ms:.1f} ms, max {htop * ms:.1f} ms")  # fmt: skip
-    for group in ("normal", "heavy", "oversized", "health", "friend", "idle", "squat",
-                  "ws-garbage"):  # fmt: skip
+    for group in ("normal", "heavy", "oversized", "health", "friend", "idle", "idle-ws",
+                  "squat", "ws-garbage"):  # fmt: skip
         if group not in stats.codes:
             continue
         codes = dict(sorted(stats.codes[group].items()))
         print(f"{group} outcomes: {codes}")
     bad = sum(n for code, n in stats.codes["normal"].items() if code not in ("200", "game over"))
     print(f"normal-play errors: {bad}")
-    if args.idle:
-        print(f"idle sockets open and unanswered for over 12 s at the end: {stats.held}")
+    print(f"server process processor time during the run: {server_cpu:.1f} s")
+    if idlers:
+        print(f"the idle sockets' own processes used {idle_cpu:.1f} s of processor time")
+    for group, held in sorted(stats.held.items()):
+        print(f"{group} sockets open and unanswered for over 12 s at the end: {held}")
     tracebacks = log_text.count(b"Traceback")
     print(f"server log during the run: {len(log_text):,} bytes, {tracebacks} tracebacks, "
           f"{log_text.count(b'refused')} refusal lines")  # fmt: skip

@@ -5,6 +5,8 @@ logged one line per address a minute, never a traceback."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import resource
 import socket
@@ -53,6 +55,18 @@ def test_refusals_are_logged_once_per_address_a_minute(caplog: Caplog) -> None:
         refusals.refused("192.0.2.2", "cap")
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 2 and all("refused from" in line for line in lines)
+
+
+def test_the_refusal_log_stays_bounded_under_many_addresses(caplog: Caplog) -> None:
+    refusals = RefusalLog("connections", keep=100)
+    with caplog.at_level(logging.WARNING, logger="boardlab.web"):
+        for n in range(10_000):  # all within the minute: none is old enough to forget
+            refusals.refused(f"2001:db8:{n // 256:x}:{n % 256:x}::/64", "cap")
+            refusals.refused("192.0.2.1", "cap")  # a key that keeps refusing stays known
+    assert len(refusals) <= 100
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 10_001  # one per new key, and one for the key that stayed
+    assert sum("192.0.2.1" in line for line in lines) == 1
 
 
 def test_the_file_limit_is_raised_and_the_total_cap_stays_below_it() -> None:
@@ -187,6 +201,37 @@ def test_websocket_connections_are_counted_and_released(server: Server) -> None:
         deadline += 1
         threading.Event().wait(0.05)
     assert server.guard.open_count() == 0
+
+
+def test_websockets_that_go_quiet_are_closed_and_given_back(app: Any) -> None:
+    import websockets.sync.client as wsc
+    from websockets.exceptions import ConnectionClosed
+
+    from boardlab.web.friends.store import FriendLimits
+
+    app.state.friends.configure(None, FriendLimits(hello_s=0.3))
+    limits = ConnectionLimits(per_address=8, total=50, header_timeout=5)
+    with Server(app, limits) as srv:
+        game = srv.connect()
+        game.sendall(
+            b"POST /api/friends HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json"
+            b'\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"size": 3}'
+        )
+        game_id = json.loads(_read_all(game).split(b"\r\n\r\n", 1)[1])["id"]
+        url = f"ws://localhost:{srv.port}/api/friends/{game_id}/ws"
+        with contextlib.ExitStack() as stack:
+            # the address's whole share of connections, open and silent
+            quiet = [stack.enter_context(wsc.connect(url)) for _ in range(8)]
+            for ws in quiet:
+                with pytest.raises(ConnectionClosed) as closed:
+                    ws.recv(timeout=10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        deadline = 0
+        while srv.guard.open_count() and deadline < 200:
+            deadline += 1
+            threading.Event().wait(0.05)
+        assert srv.guard.open_count() == 0
+        assert b" 200 " in srv.get()  # the share is free again
 
 
 # -- the socket handler and the middleware (TestClient) ---------------------------------------

@@ -46,22 +46,27 @@ def address_key(host: str) -> str:
 
 class RefusalLog:
     """Log refusals at most once per address (key) and `every` seconds, with the count of
-    refusals since that key's last line; remembers at most `keep` keys."""
+    refusals since that key's last line. Remembers at most `keep` keys: past that, the key
+    refused least recently is forgotten (it logs again on its next refusal), so an address
+    that keeps being refused stays known and keeps to one line a minute."""
 
     def __init__(self, what: str, every: float = 60.0, keep: int = 4096) -> None:
-        self.what, self.every, self.keep = what, every, keep
+        self.what, self.every, self.keep = what, every, max(1, keep)
+        # key -> (time of its last line, refusals since); least recently refused first
         self._last: dict[str, tuple[float, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._last)
 
     def refused(self, key: str, reason: str) -> None:
         now = time.monotonic()
-        at, count = self._last.get(key, (-self.every - 1.0, 0))
+        at, count = self._last.pop(key, (-self.every - 1.0, 0))
         count += 1
         if now - at < self.every:
-            self._last[key] = (at, count)
+            self._last[key] = (at, count)  # back in, as the most recently refused
             return
-        if len(self._last) >= self.keep:  # forget the oldest lines' keys rather than grow
-            cutoff = now - self.every
-            self._last = {k: v for k, v in self._last.items() if v[0] > cutoff}
+        while len(self._last) >= self.keep:
+            del self._last[next(iter(self._last))]
         self._last[key] = (now, 0)
         log.warning("%s refused from %s: %s (%d in the last minute)", self.what, key, reason, count)
 

@@ -1,4 +1,5 @@
-"""The hub encodes a state once and gives each listener its own `you` and `person`."""
+"""The hub encodes a state once and gives each listener its own `you` and `person`, sends a
+game's states in order, and keeps state only for games someone watches."""
 
 from __future__ import annotations
 
@@ -59,5 +60,51 @@ def test_an_older_state_is_not_sent_after_a_newer_one(tmp_path: Path) -> None:
             return plies
 
         assert run_coroutine(publish()) == [new.ply]
+    finally:
+        store.close()
+
+
+def test_games_nobody_watches_leave_nothing_behind(tmp_path: Path) -> None:
+    store = FriendStore(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    try:
+        created = started(store)
+        one = store.state(created.id)
+        two = one.model_copy(update={"ply": one.ply + 1})
+
+        async def publish() -> Hub:
+            hub = Hub()
+            for n in range(10_000):  # games created, moved and resigned with no socket open
+                hub.publish(f"game{n}", one)
+                hub.publish(f"game{n}", two)
+            return hub
+
+        hub = run_coroutine(publish())
+        assert hub.ordered() == 0 and hub.game_ids() == []
+    finally:
+        store.close()
+
+
+def test_a_watched_game_gets_states_in_order_and_is_forgotten_when_left(tmp_path: Path) -> None:
+    store = FriendStore(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    try:
+        created = started(store)
+        base = store.state(created.id)
+
+        async def publish() -> tuple[Hub, list[int], int]:
+            hub = Hub()
+            listener = Listener(person=None)
+            hub.add("g", listener)
+            for ply in (1, 3, 2, 4):  # 2 comes after 3 (a racing thread's answer): dropped
+                hub.publish("g", base.model_copy(update={"ply": ply, "updated_at": float(ply)}))
+            during = hub.ordered()
+            hub.remove("g", listener)
+            plies = []
+            while not listener.queue.empty():
+                plies.append(json.loads(listener.queue.get_nowait())["state"]["ply"])
+            return hub, plies, during
+
+        hub, plies, during = run_coroutine(publish())
+        assert plies == [1, 3, 4]
+        assert during == 1 and hub.ordered() == 0
     finally:
         store.close()

@@ -29,7 +29,9 @@ class Hub:
 
     def __init__(self) -> None:
         self._games: dict[str, set[Listener]] = defaultdict(set)
-        self._last: dict[str, tuple[int, float]] = {}  # newest (ply, updated_at) sent
+        # newest (ply, updated_at) sent, kept only for games with listeners (a game nobody
+        # watches needs no order; a busy server changes thousands of such games an hour)
+        self._last: dict[str, tuple[int, float]] = {}
 
     def add(self, game_id: str, listener: Listener) -> None:
         """Start sending `game_id`'s changes to `listener`."""
@@ -47,6 +49,10 @@ class Hub:
     def count(self, game_id: str) -> int:
         """Connections on one game."""
         return len(self._games.get(game_id, ()))
+
+    def ordered(self) -> int:
+        """Games whose newest sent version is remembered (at most those with listeners)."""
+        return len(self._last)
 
     def game_ids(self) -> list[str]:
         """Games with at least one connection."""

@@ -66,7 +66,8 @@ async def socket(ws: WebSocket, game_id: str) -> None:
         return
     await ws.accept()
     try:
-        hello = json.loads(await asyncio.wait_for(_receive(ws, lim.message_bytes), timeout=10))
+        first = _receive(ws, lim.message_bytes)
+        hello = json.loads(await asyncio.wait_for(first, timeout=lim.hello_s))
         token = hello.get("token") if isinstance(hello, dict) else None
         token = token if isinstance(token, str) and 0 < len(token) <= 200 else None
         reading = time.monotonic()

@@ -89,8 +89,9 @@ class TooManyGamesError(FriendError):
 class FriendLimits:
     """Bounds and settings of the shared games: open games per client address and in all,
     idle expiry, invitation expiry, retention of finished games, the WebSocket's message
-    size and rate (per connection), the HTTP request rate per client address, and whether
-    SQLite syncs every commit to disk (`full_sync`, see `db.make_engine`)."""
+    size and rate (per connection), how long a new socket may wait before its hello, the
+    HTTP request rate per client address, and whether SQLite syncs every commit to disk
+    (`full_sync`, see `db.make_engine`)."""
 
     open_per_client: int = 20
     open_total: int = 2000
@@ -101,6 +102,7 @@ class FriendLimits:
     messages_per_s: float = 10.0
     message_burst: int = 30
     connections_per_game: int = 64
+    hello_s: float = 10.0  # a new socket silent this long without its hello is closed
     requests_per_s: float = 20.0  # HTTP calls of /api/friends per client address
     request_burst: int = 60
     full_sync: bool = True
