@@ -16,18 +16,10 @@ from boardlab.games.dodgem.tiers.kernel import (
     dodgem_primitive,
 )
 from boardlab.games.dodgem.tiers.layout import (
-    O_REC,
     P_BLOCKED,
     P_MIR,
-    P_W,
-    REC_KIND,
-    REC_Z,
 )
-from boardlab.games.dodgem.tiers.rowpass import (
-    _first_side_row,
-    _row_shape,
-    _second_side_child,
-)
+from boardlab.games.dodgem.tiers.rowpass import _row_shape, _shared_moves
 
 
 @nb.njit(cache=True, inline="always")
@@ -120,7 +112,7 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
             if pending[x] == 0:
                 continue
             pending[x] = 0
-            nj = _first_side_row(params, blob, child_base, offa + x, slot, idx)
+            nj = _shared_moves(params, blob, child_base, 0, offa + x, slot, idx)
             row = x * bsz
             for y in range(bsz):
                 p = row + y
@@ -148,7 +140,7 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
             if pending[asz + y] == 0:
                 continue
             pending[asz + y] = 0
-            nj = _second_side_column(params, blob, child_base, offb + y, slot, idx)
+            nj = _shared_moves(params, blob, child_base, 1, offb + y, slot, idx)
             for x in range(asz):
                 p = half + x * bsz + y
                 # its sideways moves and pass lead to (0, x, z): another sweep of the rows
@@ -172,28 +164,6 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
                 ):
                     more = True
     return 0
-
-
-@nb.njit(cache=True, inline="always")
-def _second_side_column(params, blob, child_base, g1, slot, idx):
-    """The moves of the second side's placement g1 for a column of `_reach_rows`: per move,
-    in `slot` the flat child entry of x = 0 (a sideways move to z: -1 - z) and in `idx` its
-    stride in x | (destination square + 1) << 40. Returns how many."""
-    o = params[O_REC + 1] + g1 * params[P_W]
-    nj = 0
-    for j in range(params[P_W]):
-        r = blob[o + j]
-        if r < 0:
-            break
-        dest = (r & 63) << 40
-        if (r >> REC_KIND) & 3 == 0:
-            slot[nj] = -1 - (r >> REC_Z)
-            idx[nj] = dest
-        else:  # the child entry is linear in x
-            slot[nj] = _second_side_child(params, blob, child_base, r, 0)
-            idx[nj] = dest | (_second_side_child(params, blob, child_base, r, 1) - slot[nj])
-        nj += 1
-    return nj
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False)

@@ -99,14 +99,16 @@ def _row_shape(params, blob):
 
 
 @nb.njit(cache=True, inline="always")
-def _first_side_row(params, blob, child_base, g0, slot, idx):
-    """The moves of the first side's placement g0 for a row pass (tier stored without the
-    mirror): per move, in `slot` the flat child entry of y = 0 (a sideways move, inside the
-    tier, to placement z: -1 - z) and in `idx` its stride in y | (destination square + 1) <<
-    40. Returns how many."""
-    b = params[P_B]
-    bsz = blob[params[O_KSIZE] + b]
-    o = params[O_REC] + g0 * params[P_W]
+def _shared_moves(params, blob, child_base, side, g, slot, idx):
+    """The moves of `side`'s placement g, shared by the positions of a row (the first side
+    on x = g's number: they differ in y) or of a column (the second side on y: they differ
+    in x), tier stored without the mirror: per move, in `slot` the flat child entry of the
+    position with the other placement 0 (a sideways move, inside the tier, to placement z:
+    -1 - z) and in `idx` its stride in that placement | (destination square + 1) << 40.
+    Returns how many."""
+    other = params[P_B] if side == 0 else params[P_A]
+    osz = blob[params[O_KSIZE] + other]
+    o = params[O_REC + side] + g * params[P_W]
     nj = 0
     for j in range(params[P_W]):
         r = blob[o + j]
@@ -120,58 +122,15 @@ def _first_side_row(params, blob, child_base, g0, slot, idx):
         else:
             k2 = (r >> REC_KEY) & 4095
             ksz = blob[params[O_KSIZE] + k2]
-            at = child_base[params[P_SLOTS + k2]]
-            if params[P_SYM] and k2 > b:  # (0, y, z) of tier (b, k2)
-                slot[nj] = at + z
-                idx[nj] = dest | ksz
-            else:  # (1, z, y) of tier (k2, b)
-                slot[nj] = at + (ksz + z) * bsz
+            at = child_base[params[P_SLOTS + side * params[P_K] + k2]]
+            # the child tier is (k2, b) or (a, k2), stored swapped where its first key is
+            # the larger; the varying placement is then either its last index (stride 1)
+            # or the first (stride |k2|)
+            swapped = params[P_SYM] != 0 and (k2 > other if side == 0 else other > k2)
+            if swapped == (side == 1):  # (1, z, y) of (k2, b), or (1, z, x) of (k2, a)
+                slot[nj] = at + (ksz + z) * osz
                 idx[nj] = dest | 1
-        nj += 1
-    return nj
-
-
-@nb.njit(cache=True, inline="always")
-def _second_side_child(params, blob, child_base, r, x):
-    """Flat child entry of the second side's forward move `r` (a packed record) from a
-    position of row x (tier stored without the mirror)."""
-    a = params[P_A]
-    k2 = (r >> REC_KEY) & 4095
-    z = r >> REC_Z
-    ksz = blob[params[O_KSIZE] + k2]
-    at = child_base[params[P_SLOTS + params[P_K] + k2]]
-    if params[P_SYM] and a > k2:  # (1, z, x) of tier (k2, a)
-        return at + (ksz + z) * blob[params[O_KSIZE] + a] + x
-    return at + x * ksz + z  # (0, x, z) of tier (a, k2)
-
-
-@nb.njit(cache=True, inline="always")
-def _second_side_column(params, blob, child_base, g1, slot, idx):
-    """The moves of the second side's placement g1 for a column pass (tier stored without
-    the mirror), as `_first_side_row` gives the first side's: per move, in `slot` the flat
-    child entry of x = 0 (a sideways move: -1 - z) and in `idx` its stride in x |
-    (destination square + 1) << 40. Returns how many."""
-    a = params[P_A]
-    asz = blob[params[O_KSIZE] + a]
-    o = params[O_REC + 1] + g1 * params[P_W]
-    nj = 0
-    for j in range(params[P_W]):
-        r = blob[o + j]
-        if r < 0:
-            break
-        dest = (r & 63) << 40
-        z = r >> REC_Z
-        if (r >> REC_KIND) & 3 == 0:
-            slot[nj] = -1 - z
-            idx[nj] = dest
-        else:
-            k2 = (r >> REC_KEY) & 4095
-            ksz = blob[params[O_KSIZE] + k2]
-            at = child_base[params[P_SLOTS + params[P_K] + k2]]
-            if params[P_SYM] and a > k2:  # (1, z, x) of tier (k2, a)
-                slot[nj] = at + (ksz + z) * asz
-                idx[nj] = dest | 1
-            else:  # (0, x, z) of tier (a, k2)
+            else:  # (0, y, z) of (b, k2), or (0, x, z) of (a, k2)
                 slot[nj] = at + z
                 idx[nj] = dest | ksz
         nj += 1
@@ -194,7 +153,7 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
     for x in range(asz):
         g0 = offa + x
         m0 = blob[om0 + g0]
-        nj = _first_side_row(params, blob, child_base, g0, slot, idx)
+        nj = _shared_moves(params, blob, child_base, 0, g0, slot, idx)
         row = x * bsz
         for y in range(bsz):
             p = row + y
@@ -222,7 +181,7 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
     for y in range(bsz):
         g1 = offb + y
         m1 = blob[om1 + g1]
-        nj = _second_side_column(params, blob, child_base, g1, slot, idx)
+        nj = _shared_moves(params, blob, child_base, 1, g1, slot, idx)
         for x in range(asz):
             p = half + x * bsz + y
             m0 = blob[om0 + offa + x]
