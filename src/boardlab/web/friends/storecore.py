@@ -12,10 +12,10 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, joinedload, selectinload, sessionmaker
@@ -248,23 +248,11 @@ class StoreCore:
 
     @staticmethod
     def _seat_of(game: Game, token: str | None) -> Seat:
-        if not token:
-            raise SeatError("this needs a seat's token: spectators can only watch")
-        digest = hash_token(token)
-        for seat in game.seats:
-            if hmac.compare_digest(seat.token_hash, digest):
-                return seat
-        raise SeatError("this token holds no seat of this game")
+        return _seat_holding(game.seats, token)
 
     @staticmethod
     def _seat_view(view: GameView, token: str | None) -> SeatView:
-        if not token:
-            raise SeatError("this needs a seat's token: spectators can only watch")
-        digest = hash_token(token)
-        for seat in view.seats:
-            if hmac.compare_digest(seat.token_hash, digest):
-                return seat
-        raise SeatError("this token holds no seat of this game")
+        return _seat_holding(view.seats, token)
 
     def _to_move(self, game: Game) -> int:
         return self._replay(game).session.to_move
@@ -335,3 +323,22 @@ class StoreCore:
                 rec.result = game.result.tag
                 rec.termination = game.result.reason
             return rec.to_text()
+
+
+class _Holdable(Protocol):
+    @property
+    def token_hash(self) -> str: ...
+
+
+_S = TypeVar("_S", bound=_Holdable)
+
+
+def _seat_holding(seats: Iterable[_S], token: str | None) -> _S:
+    """The seat (a stored one or a live view's) whose token this is."""
+    if not token:
+        raise SeatError("this needs a seat's token: spectators can only watch")
+    digest = hash_token(token)
+    for seat in seats:
+        if hmac.compare_digest(seat.token_hash, digest):
+            return seat
+    raise SeatError("this token holds no seat of this game")
