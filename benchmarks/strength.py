@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import header
 
 from boardlab.ai.base import Player
-from boardlab.ai.dodgem.levels import dodgem_player
+from boardlab.ai.dodgem.levels import player_for_level
 from boardlab.ai.dodgem.perfect import PerfectPlayer
 from boardlab.core.outcome import Value
 from boardlab.core.session import GameSession
@@ -65,7 +65,7 @@ class Tally:
 
 def search_player(level: int, size: int, variant: str) -> Player:
     """The level's player without a table: level 4 is its search alone."""
-    player = dodgem_player(level, size, None, variant)
+    player = player_for_level(level, rules_for(variant, size))
     if isinstance(player, PerfectPlayer):
         return player.fallback
     return player
