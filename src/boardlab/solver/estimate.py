@@ -162,12 +162,25 @@ def _stand_ins(game: TierGame, tier: int) -> list[npt.NDArray[np.uint16]]:
     return [stand_in_codes(game.tier_size(c), c) for c in game.child_tiers(tier)]
 
 
+def span(seconds: float) -> str:
+    """A duration in the unit a person reads it in: 40 s, 3.5 min, 2.6 h, 1.1 days."""
+    if seconds >= 86400 * 365:
+        return f"{seconds / (86400 * 365):.1f} years"
+    if seconds >= 86400:
+        return f"{seconds / 86400:.1f} days"
+    if seconds >= 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 60:.1f} min" if seconds >= 60 else f"{seconds:.0f} s"
+
+
+def memory(n: float) -> str:
+    """Bytes in GiB, or in MiB below one GiB (5×5 needs a few hundred)."""
+    return f"{n / (1 << 30):.1f} GiB" if n >= 1 << 30 else f"{n / (1 << 20):.0f} MiB"
+
+
 def print_estimate(est: Estimate, name: str, cores: int, console: Any) -> None:
     """The prediction as a few lines of text."""
     gib = 1 << 30
-
-    def hours(s: float) -> str:
-        return f"{s / 3600:.1f} h" if s >= 3600 else f"{s / 60:.1f} min"
 
     console.print(
         f"{name}: {est.tiers:,} tiers in {est.levels} levels, {est.positions:,} positions "
@@ -175,15 +188,15 @@ def print_estimate(est: Estimate, name: str, cores: int, console: Any) -> None:
         f"in {est.sample_seconds:.1f} s)"
     )
     rate = est.positions / max(est.one_core_seconds, 1e-9)
-    console.print(f"time on 1 core: {hours(est.one_core_seconds)} ({rate / 1e6:.1f} M pos/s)")
+    console.print(f"time on 1 core: {span(est.one_core_seconds)} ({rate / 1e6:.1f} M pos/s)")
     for n in sorted({2, cores}):
         w = est.workers_in_budget(n)
         console.print(
-            f"time on {n} cores: {hours(est.seconds_on(w))}"
+            f"time on {n} cores: {span(est.seconds_on(w))}"
             + (f" (memory budget allows {w} workers at once)" if w < n else "")
         )
     console.print(
-        f"peak memory: {est.peak_worker_bytes / gib:.1f} GiB per worker on the largest tier; "
+        f"peak memory: {memory(est.peak_worker_bytes)} per worker on the largest tier; "
         f"budget {est.budget / gib:.0f} GiB"
     )
     console.print(

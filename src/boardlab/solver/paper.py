@@ -24,7 +24,7 @@ from typing import Any
 
 from boardlab.core.errors import UsageError
 from boardlab.core.registry import AnyRules, get_game
-from boardlab.solver.estimate import MAX_SAMPLE_CLASS, stand_in_codes
+from boardlab.solver.estimate import MAX_SAMPLE_CLASS, span, stand_in_codes
 from boardlab.solver.folder import read_manifest
 from boardlab.solver.packsolve import BYTES_PER_POSITION, solve_one_tier
 from boardlab.solver.plan import PACK_POSITIONS, PACK_TIERS, tier_levels
@@ -254,13 +254,6 @@ def estimate_on_paper(
 def print_paper(est: PaperEstimate, cores: int, console: Any) -> None:
     """The estimate as a few lines of text."""
     gib = 1 << 30
-
-    def span(s: float) -> str:
-        if s >= 86400 * 365:
-            return f"{s / (86400 * 365):.1f} years"
-        if s >= 86400:
-            return f"{s / 86400:.1f} days"
-        return f"{s / 3600:.1f} h" if s >= 3600 else f"{s / 60:.1f} min"
 
     console.print(
         f"{est.ruleset} (on paper: the solver does not run this board): {est.positions:,} "
