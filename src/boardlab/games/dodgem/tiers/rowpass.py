@@ -138,6 +138,29 @@ def _shared_moves(params, blob, child_base, side, g, slot, idx):
 
 
 @nb.njit(cache=True, inline="always")
+def _fold_shared(child_codes, slot, idx, nj, other, k):
+    """Fold the `nj` moves a row (a column) shares, as `_shared_moves` wrote them, for its
+    position whose other side stands on the squares of `other` and that lies k strides into
+    the row's children: (in-tier moves, legal moves, winc, lc, hd), legal -1 when a child's
+    entry is invalid."""
+    winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
+    for j in range(nj):
+        e = idx[j]
+        if _in_way(e >> 40, other):
+            continue
+        legal += 1
+        at = slot[j]
+        if at < 0:
+            c += 1
+            continue
+        cc = child_codes[at + k * (e & 0xFFFFFFFFFF)]
+        if cc == INVALID:
+            return c, -1, winc, lc, hd
+        winc, lc, hd = child_value(cc, winc, lc, hd)
+    return c, legal, winc, lc, hd
+
+
+@nb.njit(cache=True, inline="always")
 def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
     """`boardlab.core.retrograde.first_pass_body` for a tier stored without the mirror: the
     first side's positions row by row (one x), the second side's column by column (one y).
@@ -160,20 +183,9 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
             m1 = blob[om1 + offb + y]
             if _decided(flags, code, p, m0, m1, 0, blocked, misere):
                 continue
-            winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
-            for j in range(nj):
-                e = idx[j]
-                if _in_way(e >> 40, m1):
-                    continue
-                legal += 1
-                at = slot[j]
-                if at < 0:
-                    c += 1
-                    continue
-                cc = child_codes[at + y * (e & 0xFFFFFFFFFF)]
-                if cc == INVALID:
-                    return BAD_CHILD
-                winc, lc, hd = child_value(cc, winc, lc, hd)
+            c, legal, winc, lc, hd = _fold_shared(child_codes, slot, idx, nj, m1, y)
+            if legal < 0:
+                return BAD_CHILD
             if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 0, blocked, misere) < 0:
                 return NO_MOVES
     # the second side to move: a column (one y) shares its moves, and a column's children
@@ -187,20 +199,9 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
             m0 = blob[om0 + offa + x]
             if _decided(flags, code, p, m0, m1, 1, blocked, misere):
                 continue
-            winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
-            for j in range(nj):
-                e = idx[j]
-                if _in_way(e >> 40, m0):
-                    continue
-                legal += 1
-                at = slot[j]
-                if at < 0:
-                    c += 1
-                    continue
-                cc = child_codes[at + x * (e & 0xFFFFFFFFFF)]
-                if cc == INVALID:
-                    return BAD_CHILD
-                winc, lc, hd = child_value(cc, winc, lc, hd)
+            c, legal, winc, lc, hd = _fold_shared(child_codes, slot, idx, nj, m0, x)
+            if legal < 0:
+                return BAD_CHILD
             if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 1, blocked, misere) < 0:
                 return NO_MOVES
     return 0
