@@ -40,7 +40,12 @@ from boardlab.core.checks import TierChecker, checker_from_spec
 from boardlab.core.errors import CorruptTableError
 from boardlab.core.tiers import TierGame
 from boardlab.solver.childcache import child_cache, made_once, shared_game
-from boardlab.solver.engine import DEFAULT_BUDGET, MIN_BUDGET, resident_bytes
+from boardlab.solver.engine import (
+    DEFAULT_BUDGET,
+    MIN_BUDGET,
+    release_freed_arrays,
+    resident_bytes,
+)
 from boardlab.solver.folder import pack_path, read_manifest
 from boardlab.solver.plan import Pack, Plan, make_plan
 from boardlab.solver.runners import DaskRunner, LocalRunner, PackRunner, Task, plan_key
@@ -378,6 +383,7 @@ def verify_table(
         on_progress(todo[0].level if todo else 0, report.packs, len(packs), done_positions, total)
     spec, cspec = game.spec(), checker.spec()
     if scheduler is None:
+        release_freed_arrays()
         budget = max(budget - resident_bytes(), MIN_BUDGET)
     runner: PackRunner = (
         LocalRunner(budget)
