@@ -31,6 +31,7 @@ from boardlab.core.errors import IllegalMoveError, NotationError, UsageError
 from boardlab.core.registry import get_game, make_rules
 from boardlab.web.friends import clock, views
 from boardlab.web.friends import schemas as fs
+from boardlab.web.friends.batch import Batch
 from boardlab.web.friends.models import Game, Match, Seat
 from boardlab.web.friends.moves import StoreMoves
 from boardlab.web.friends.storecore import (
@@ -89,11 +90,29 @@ class FriendStore(StoreMoves):
         client: str = "unknown",
         rng: Callable[[int], int] = secrets.randbelow,
     ) -> fs.CreatedOut:
-        """A new game (and match); the creator's seat is taken at once."""
+        """A new game (and match); the creator's seat is taken at once. Written with the
+        other games created meanwhile, in one transaction (`batch.Batcher`)."""
+        change = self._creation(req, client, rng)
+        return Batch[fs.CreatedOut](self.batcher).submit(change).result()
+
+    async def create_async(
+        self,
+        req: fs.CreateRequest,
+        client: str = "unknown",
+        rng: Callable[[int], int] = secrets.randbelow,
+    ) -> fs.CreatedOut:
+        """`create` for a caller in an event loop: no thread waits for the commit."""
+        change = self._creation(req, client, rng)
+        return await Batch[fs.CreatedOut](self.batcher).submit_async(change)
+
+    def _creation(
+        self, req: fs.CreateRequest, client: str, rng: Callable[[int], int]
+    ) -> Callable[[Session], fs.CreatedOut]:
+        """The request checked and the seats' tokens drawn; the change that writes the game
+        (after checking the bounds on open games in its transaction)."""
         rules = make_rules(req.game, req.variant, req.size)  # checks game, variant, size
         if req.clock is not None and req.clock.minutes * 60 < 1:
             raise UsageError("a clock needs at least one second")
-        now = self.now()
         client = client[:64]
         placer = None
         if req.pie is not None:
@@ -109,8 +128,10 @@ class FriendStore(StoreMoves):
         token, invite = _new_token(), _new_token()
         clock_ms = None if req.clock is None else round(req.clock.minutes * 60_000)
         increment_ms = 0 if req.clock is None else round(req.clock.increment * 1000)
-        with self._tx() as db:
+
+        def write(db: Session) -> fs.CreatedOut:
             self._check_bounds(db, client)
+            now = self.now()
             match = Match(id=_new_id(), created_at=now)
             game = Game(
                 id=_new_id(),
@@ -144,9 +165,11 @@ class FriendStore(StoreMoves):
             ]
             db.flush()
             state = self._out(db, game, game.seats[colour])
-        return fs.CreatedOut(
-            id=game.id, token=token, invite_token=invite, colour=colour, state=state
-        )
+            return fs.CreatedOut(
+                id=game.id, token=token, invite_token=invite, colour=colour, state=state
+            )
+
+        return write
 
     def _check_bounds(self, db: Session, client: str) -> None:
         lim = self.limits
@@ -163,7 +186,8 @@ class FriendStore(StoreMoves):
         if (mine or 0) >= lim.open_per_client:
             raise TooManyGamesError(
                 f"you have {lim.open_per_client} open shared games, the limit per address: "
-                "finish or resign one first"
+                "finish or resign one first",
+                scope=client,
             )
 
     def join(self, game_id: str, token: str | None) -> fs.FriendStateOut:
@@ -403,10 +427,12 @@ class FriendStore(StoreMoves):
     def expire_idle(self) -> list[str]:
         """Mark unfinished games untouched for `idle_expiry_s` as expired; their ids."""
         cutoff = self.now() - self.limits.idle_expiry_s
+        idle = (Game.status.in_(OPEN), Game.updated_at < cutoff)
+        with self._read() as db:  # most calls find none: no write lock taken for them
+            if db.scalar(select(Game.id).where(*idle).limit(1)) is None:
+                return []
         with self._tx() as db:
-            stale = db.execute(
-                select(Game).where(Game.status.in_(OPEN), Game.updated_at < cutoff)
-            ).scalars()
+            stale = db.execute(select(Game).where(*idle)).scalars()
             ids = []
             for game in stale:
                 game.status = "expired"
