@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
+from typing import TypeVar
 
 import anyio
 import anyio.to_thread
@@ -237,19 +236,17 @@ class Friends:
         store = self.open()
         try:
             return await store.create_async(req, client)
-        except TooManyGamesError:
-            if not await self.run(lambda st: st.expire_idle() + expire_invitations(st)):
-                return await self._refuse(client)
-        try:
-            return await store.create_async(req, client)
-        except TooManyGamesError:
-            return await self._refuse(client)
+        except TooManyGamesError as exc:
+            refused = exc
+        if await self.run(lambda st: st.expire_idle() + expire_invitations(st)):
+            try:
+                return await store.create_async(req, client)
+            except TooManyGamesError as exc:
+                refused = exc
+        raise await self._remembered(refused, client)
 
-    async def _refuse(self, client: str) -> NoReturn:
-        """Remember the refusal of `client` just seen (the exception being handled) and
-        raise it again with when to retry."""
-        exc = sys.exc_info()[1]
-        assert isinstance(exc, TooManyGamesError)
+    async def _remembered(self, exc: TooManyGamesError, client: str) -> TooManyGamesError:
+        """`exc`, with when to retry, remembered for `REFUSAL_MEMORY_S`."""
         wait = await self.run(lambda st: retry_after(st, client))
         if len(self._refused) > 10_000:  # forget the lapsed ones rather than grow
             now = time.monotonic()
@@ -257,7 +254,7 @@ class Friends:
         until = time.monotonic() + REFUSAL_MEMORY_S
         self._refused[exc.scope] = (until, str(exc), time.time() + wait)
         exc.retry_after_s = wait
-        raise exc
+        return exc
 
     def ensure_ticker(self) -> None:
         """Start the clock watcher (while sockets are open) if it is not running."""

@@ -64,6 +64,17 @@ __all__ = [
 ]
 
 
+OPEN_COUNTS = "open games"  # the key of a transaction's counts in its session's `info`
+
+
+def counted(db: Session, client: str) -> None:
+    """One more open game of `client` in this transaction's counts (see `_check_bounds`)."""
+    counts: dict[str, int] = db.info.setdefault(OPEN_COUNTS, {})
+    for key in ("", client):
+        if key in counts:
+            counts[key] += 1
+
+
 class FriendStore(StoreMoves):
     """The shared games of one database (thread-safe: each call is one transaction)."""
 
@@ -150,6 +161,8 @@ class FriendStore(StoreMoves):
                 increment_ms=increment_ms,
                 setup_stage=None if placer is None else "place",
                 placer=placer,
+                moves=[],  # known empty: rendering it asks the database nothing
+                result=None,
             )
             db.add(match)
             db.add(game)
@@ -163,8 +176,8 @@ class FriendStore(StoreMoves):
                 )
                 for c in (0, 1)
             ]
-            db.flush()
-            state = self._out(db, game, game.seats[colour])
+            state = self._out(db, game, game.seats[colour], score=(1, (0.0, 0.0)))
+            counted(db, client)
             return fs.CreatedOut(
                 id=game.id, token=token, invite_token=invite, colour=colour, state=state
             )
@@ -172,18 +185,29 @@ class FriendStore(StoreMoves):
         return write
 
     def _check_bounds(self, db: Session, client: str) -> None:
+        """TooManyGamesError when the server or `client` has its most open games. The counts
+        are read from the database once a transaction (a batch of creations asks once, not
+        once a game) and kept up to date by `counted` for the games it adds."""
         lim = self.limits
-        total = db.scalar(select(func.count()).select_from(Game).where(Game.status.in_(OPEN)))
-        if (total or 0) >= lim.open_total:
+        counts: dict[str, int] = db.info.setdefault(OPEN_COUNTS, {})
+        if "" not in counts:
+            counts[""] = int(
+                db.scalar(select(func.count()).select_from(Game).where(Game.status.in_(OPEN))) or 0
+            )
+        if counts[""] >= lim.open_total:
             raise TooManyGamesError(
                 f"the server has {lim.open_total} open shared games, its limit: try later"
             )
-        mine = db.scalar(
-            select(func.count())
-            .select_from(Game)
-            .where(Game.status.in_(OPEN), Game.creator_addr == client)
-        )
-        if (mine or 0) >= lim.open_per_client:
+        if client not in counts:
+            counts[client] = int(
+                db.scalar(
+                    select(func.count())
+                    .select_from(Game)
+                    .where(Game.status.in_(OPEN), Game.creator_addr == client)
+                )
+                or 0
+            )
+        if counts[client] >= lim.open_per_client:
             raise TooManyGamesError(
                 f"you have {lim.open_per_client} open shared games, the limit per address: "
                 "finish or resign one first",

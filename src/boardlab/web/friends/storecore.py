@@ -287,12 +287,21 @@ class StoreCore:
                 points[person] += 1.0
         return int(count or 0), (points[0], points[1])
 
-    def _out(self, db: Session, game: Game, seat: Seat | None = None) -> fs.FriendStateOut:
-        """The state of an ORM game inside a transaction (the changes other than moves)."""
+    def _out(
+        self,
+        db: Session,
+        game: Game,
+        seat: Seat | None = None,
+        score: tuple[int, tuple[float, float]] | None = None,
+    ) -> fs.FriendStateOut:
+        """The state of an ORM game inside a transaction (the changes other than moves);
+        `score`: the match's, when the caller knows it (a new match: one game, no points)."""
         db.flush()
         r = self._replay(game)
         view = GameView.of(game)
-        live = LiveGame(view, r.rules, r.session, self._score(db, game.match_id))
+        if score is None:
+            score = self._score(db, game.match_id)
+        live = LiveGame(view, r.rules, r.session, score)
         self._made.live = live
         return views.render(live, self.now(), None if seat is None else view.seats[seat.colour])
 
