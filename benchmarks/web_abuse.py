@@ -13,6 +13,8 @@ For `--seconds` (default 60) on loopback only:
   and then say nothing (no hello, no ping), opened again at the next 10 s tick when closed;
 - optionally (`--squat N`): N addresses create shared games that nobody joins, as fast as
   the server lets them (normal clients then try to create one every few seconds);
+- optionally (`--creators N`): N addresses each create a shared game and resign it at once,
+  in a loop (never over their quota), to measure how many games the server makes a second;
 - optionally (`--ws-garbage N`): N clients open game sockets and send binary frames,
   `[` * 3000 and oversized text, reconnecting after every close.
 Each simulated client connects from its own loopback address (127.0.0.10 and up), so the
@@ -151,6 +153,7 @@ def warm_up(base: str, pid: int) -> None:
 class Stats:
     def __init__(self) -> None:
         self.held: dict[str, int] = {}  # idle sockets open at the end, by kind
+        self.made: list[float] = []  # when each shared game was created (monotonic)
         self.lock = threading.Lock()
         self.times: dict[str, list[float]] = collections.defaultdict(list)
         self.codes: dict[str, collections.Counter[str]] = collections.defaultdict(
@@ -368,8 +371,25 @@ def squatter(base: str, k: int, stop: threading.Event, stats: Stats) -> None:
     with client_at_net(base, 1, k, 10) as client:
         while not stop.is_set():
             r = timed(stats, "squat", client, "POST", "/api/friends", json={"size": 3})
+            if r is not None and r.status_code == 200:
+                stats.made.append(time.monotonic())
             if r is not None and r.status_code == 429:
                 time.sleep(1.0)
+
+
+def creator(base: str, k: int, stop: threading.Event, stats: Stats) -> None:
+    """One address creating shared games and resigning each at once, as fast as it can."""
+    with client_at_net(base, 2, k, 30) as client:
+        while not stop.is_set():
+            r = timed(stats, "create", client, "POST", "/api/friends", json={"size": 3})
+            if r is None:
+                continue
+            if r.status_code != 200:
+                time.sleep(1.0)
+                continue
+            stats.made.append(time.monotonic())
+            client.post(f"/api/friends/{r.json()['id']}/resign",
+                        headers={"Authorization": f"Bearer {r.json()['token']}"})  # fmt: skip
 
 
 def ws_garbage(port: int, k: int, stop: threading.Event, stats: Stats, game: str) -> None:
@@ -440,6 +460,8 @@ def main() -> None:
                     help="quiet WebSockets from the same address as --idle (0)")  # fmt: skip
     ap.add_argument("--squat", type=int, default=0, help="addresses squatting games (0)")
     ap.add_argument("--ws-garbage", type=int, default=0, help="WebSocket garbage clients (0)")
+    ap.add_argument("--creators", type=int, default=0,
+                    help="addresses creating and resigning games at once (0)")  # fmt: skip
     ap.add_argument(
         "--file-limit", type=int, default=None, help="the server's soft open-file limit"
     )
@@ -491,6 +513,8 @@ def main() -> None:
                     idlers.append((p, mine))
             threads += [threading.Thread(target=squatter, args=(base, 1 + k, stop, stats))
                         for k in range(min(args.squat, 250))]  # fmt: skip
+            threads += [threading.Thread(target=creator, args=(base, 1 + k, stop, stats))
+                        for k in range(min(args.creators, 100))]  # fmt: skip
             threads += [threading.Thread(target=ws_garbage, args=(args.port, k, stop, stats, game))
                         for k in range(min(args.ws_garbage, 10))]  # fmt: skip
             for t in threads:
@@ -498,6 +522,7 @@ def main() -> None:
                 t.start()
             mem_peak = mem_start
             cpu_start = cpu_seconds(proc.pid)
+            run_start = time.monotonic()
             end = time.monotonic() + seconds
             while time.monotonic() < end:
                 time.sleep(1.0)
@@ -543,8 +568,17 @@ def main() -> None:
         h50, h95, htop = statistics.median(health), percentile(health, 0.95), max(health)
         print(f"health: {len(health)} answered, p50 {h50 * ms:.1f} ms, "
               f"p95 {h95 * ms:.1f} ms, max {htop * ms:.1f} ms")  # fmt: skip
+    if stats.made:
+        first_s, last_s = min(stats.made) - run_start, max(stats.made) - run_start
+        print(f"shared games created: {len(stats.made)}, {len(stats.made) / seconds:.1f} a second "
+              f"over the run (first at {first_s:.1f} s, last at {last_s:.1f} s)")  # fmt: skip
+    for group in ("friend", "create", "squat"):
+        if stats.times[group]:
+            t = stats.times[group]
+            print(f"{group} answers: p50 {statistics.median(t) * ms:.0f} ms, "
+                  f"p95 {percentile(t, 0.95) * ms:.0f} ms, max {max(t) * ms:.0f} ms")  # fmt: skip
     for group in ("normal", "heavy", "oversized", "health", "friend", "idle", "idle-ws",
-                  "squat", "ws-garbage"):  # fmt: skip
+                  "squat", "create", "ws-garbage"):  # fmt: skip
         if group not in stats.codes:
             continue
         codes = dict(sorted(stats.codes[group].items()))

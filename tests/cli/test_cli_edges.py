@@ -71,3 +71,19 @@ def test_league_journal_refuses_special_files(tmp_path: Path, capsys: Capture, k
         capsys, "league", "--size", "3", "--levels", "1,2", "--games", "1", "--journal", str(path)
     )
     assert "not a regular file" in line and "journal" in line
+
+
+def test_a_malformed_scheduler_is_refused_before_the_table_is_touched(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    """With the table built already (nothing to do) or `--force` (which would delete it
+    first), a malformed `--scheduler` is still one line, and the table is left as it was."""
+    assert main(["solve", "--size", "3", "--tables", str(tmp_path)]) == 0
+    capsys.readouterr()
+    before = sorted((p.relative_to(tmp_path), p.stat().st_size) for p in tmp_path.rglob("*"))
+    assert before
+    for force in ([], ["--force"]):
+        argv = ["solve", "--size", "3", "--tables", str(tmp_path), "--scheduler", "garbage"]
+        assert "tcp://HOST:PORT" in _one_line_error(capsys, *argv, *force)
+        after = sorted((p.relative_to(tmp_path), p.stat().st_size) for p in tmp_path.rglob("*"))
+        assert after == before

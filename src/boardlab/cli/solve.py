@@ -135,6 +135,10 @@ def run(args: argparse.Namespace) -> int:
     if args.scheduler is None and args.memory > ram:
         raise UsageError(f"--memory {args.memory:g} is more than this machine has ({ram:.1f} GiB)")
     budget = int(args.memory * (1 << 30))
+    if args.scheduler is not None:  # a malformed address is refused even with nothing to do
+        from boardlab.solver.cluster import scheduler_address
+
+        args.scheduler = scheduler_address(args.scheduler)
     if args.cores is not None and args.cores < 1:
         raise UsageError("--cores must be at least 1")
     if args.estimate and not table_store(args).solvable(rules_from_args(args)):
@@ -167,9 +171,7 @@ def run(args: argparse.Namespace) -> int:
 
         shutil.rmtree(path)
     if args.scheduler is not None:
-        from boardlab.solver.cluster import check_scheduler, scheduler_address
-
-        args.scheduler = scheduler_address(args.scheduler)  # one line for a malformed one
+        from boardlab.solver.cluster import check_scheduler
 
         check_scheduler(args.scheduler)  # before any progress bar: a one-line error
     jobs = args.jobs

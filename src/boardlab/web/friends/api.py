@@ -39,13 +39,11 @@ from starlette.requests import HTTPConnection
 
 from boardlab.web.connections import address_key
 from boardlab.web.friends import schemas as fs
-from boardlab.web.friends.retention import expire_invitations
-from boardlab.web.friends.service import Friends, status_of
+from boardlab.web.friends.service import Friends, retry_after, status_of
 from boardlab.web.friends.sockets import socket
 from boardlab.web.friends.store import (
     FriendError,
     FriendLimits,
-    FriendStore,
     TooManyGamesError,
 )
 from boardlab.web.friends.trouble import serving_trouble
@@ -103,8 +101,7 @@ async def create(req: fs.CreateRequest, request: Request) -> fs.CreatedOut:
     """A new shared game; the creator's seat token and the invitation's token, once."""
     friends = _friends(request)
     client = address_key(request.client.host if request.client else "unknown")  # IPv6: /64
-    await friends.run(lambda st: (st.expire_idle(), expire_invitations(st)))
-    return await friends.run(lambda st: st.create(req, client))
+    return await friends.create(req, client)
 
 
 @router.get("/{game_id}")
@@ -185,33 +182,6 @@ async def record(game_id: GameId, request: Request) -> PlainTextResponse:
     return PlainTextResponse(text)
 
 
-def retry_after(store: FriendStore, client: str) -> int:
-    """Seconds until an open game of `client` (or, when the client has none, any open
-    game) is due to expire: when a place under the caps frees up at the latest."""
-    from sqlalchemy import func, select
-
-    from boardlab.web.friends.models import Game
-
-    lim, now = store.limits, store.now()
-    with store._read() as db:
-        for mine in (True, False):
-            q = select(func.min(Game.created_at)).where(Game.status == "waiting")
-            r = select(func.min(Game.updated_at)).where(Game.status == "playing")
-            if mine:
-                q, r = q.where(Game.creator_addr == client), r.where(Game.creator_addr == client)
-            due = [
-                t + span
-                for t, span in (
-                    (db.scalar(q), lim.invite_expiry_s),
-                    (db.scalar(r), lim.idle_expiry_s),
-                )
-                if t is not None
-            ]
-            if due:
-                return max(1, min(int(min(due) - now) + 1, int(lim.idle_expiry_s)))
-    return 60
-
-
 def _duration(seconds: int) -> str:
     if seconds < 120:
         return f"{seconds} s"
@@ -234,9 +204,12 @@ def install(app: FastAPI, database: str | None = None, limits: FriendLimits | No
         if status == 429:
             wait = 2
             if isinstance(exc, TooManyGamesError):  # when the first place frees up
-                friends: Friends = request.app.state.friends
-                client = address_key(request.client.host if request.client else "unknown")
-                wait = await friends.run(lambda st: retry_after(st, client))
+                if exc.retry_after_s is not None:  # a creation refused: known already
+                    wait = exc.retry_after_s
+                else:
+                    friends: Friends = request.app.state.friends
+                    client = address_key(request.client.host if request.client else "unknown")
+                    wait = await friends.run(lambda st: retry_after(st, client))
                 message = f"{message} (try again in {_duration(wait)})"
             headers = {"Retry-After": str(wait)}
         return JSONResponse(

@@ -12,13 +12,15 @@ from typing import TypeVar
 
 import anyio
 import anyio.to_thread
+from sqlalchemy import func, select
 
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.db import default_database_url
 from boardlab.web.friends.events import Bus, Event, PostgresBus, make_bus
 from boardlab.web.friends.hub import Hub
 from boardlab.web.friends.live import MoveWrite
-from boardlab.web.friends.retention import Housekeeper
+from boardlab.web.friends.models import Game
+from boardlab.web.friends.retention import Housekeeper, expire_invitations
 from boardlab.web.friends.store import (
     FriendError,
     FriendLimits,
@@ -47,6 +49,10 @@ STATUS: dict[type[FriendError], int] = {
 }
 TICK_S = 0.5  # how often running clocks of watched games are checked
 EXPIRE_EVERY_S = 60.0
+# how long a refusal at a bound on open games is answered from memory: long enough that a
+# client retrying at once costs no database work, short enough that a place freed by a
+# resignation (in this process or another) is found soon
+REFUSAL_MEMORY_S = 1.0
 
 
 def status_of(exc: BaseException) -> int:
@@ -80,6 +86,9 @@ class Friends:
         self._lock = threading.Lock()
         self._ticker: asyncio.Task[None] | None = None
         self._buckets: dict[str, Bucket] = {}
+        # client address key ("" for the server's bound) -> (until when, the refusal's
+        # message, when a place is due to free up: time.time())
+        self._refused: dict[str, tuple[float, str, float]] = {}
         self._last_expiry = 0.0
         self.housekeeper = Housekeeper()
 
@@ -210,6 +219,43 @@ class Friends:
         if not bucket.take():
             raise RateLimitedError("too many requests: slow down and try again in a moment")
 
+    async def create(self, req: fs.CreateRequest, client: str) -> fs.CreatedOut:
+        """A new game for `client` (an address key), or TooManyGamesError with when to retry.
+
+        A client refused at a bound is remembered for `REFUSAL_MEMORY_S` and refused again
+        without asking the database, so addresses squatting their quota cost the server next
+        to nothing; every game made is still counted against the bounds in the transaction
+        that writes it. At a bound, games due to expire are expired first and the creation
+        tried once more."""
+        now = time.monotonic()
+        for scope in (client, ""):
+            known = self._refused.get(scope)
+            if known is not None and known[0] > now:
+                wait = max(1, round(known[2] - time.time()))
+                raise TooManyGamesError(known[1], scope=scope, retry_after_s=wait)
+        store = self.open()
+        try:
+            return await store.create_async(req, client)
+        except TooManyGamesError as exc:
+            refused = exc
+        if await self.run(lambda st: st.expire_idle() + expire_invitations(st)):
+            try:
+                return await store.create_async(req, client)
+            except TooManyGamesError as exc:
+                refused = exc
+        raise await self._remembered(refused, client)
+
+    async def _remembered(self, exc: TooManyGamesError, client: str) -> TooManyGamesError:
+        """`exc`, with when to retry, remembered for `REFUSAL_MEMORY_S`."""
+        wait = await self.run(lambda st: retry_after(st, client))
+        if len(self._refused) > 10_000:  # forget the lapsed ones rather than grow
+            now = time.monotonic()
+            self._refused = {k: v for k, v in self._refused.items() if v[0] > now}
+        until = time.monotonic() + REFUSAL_MEMORY_S
+        self._refused[exc.scope] = (until, str(exc), time.time() + wait)
+        exc.retry_after_s = wait
+        return exc
+
     def ensure_ticker(self) -> None:
         """Start the clock watcher (while sockets are open) if it is not running."""
         if self._ticker is None or self._ticker.done():
@@ -233,6 +279,29 @@ class Friends:
             except Exception:  # a database hiccup must not stop the watcher for good
                 log.warning("shared games: clock watcher", exc_info=True)
                 continue
+
+
+def retry_after(store: FriendStore, client: str) -> int:
+    """Seconds until an open game of `client` (or, when the client has none, any open
+    game) is due to expire: when a place under the caps frees up at the latest."""
+    lim, now = store.limits, store.now()
+    with store._read() as db:
+        for mine in (True, False):
+            q = select(func.min(Game.created_at)).where(Game.status == "waiting")
+            r = select(func.min(Game.updated_at)).where(Game.status == "playing")
+            if mine:
+                q, r = q.where(Game.creator_addr == client), r.where(Game.creator_addr == client)
+            due = [
+                t + span
+                for t, span in (
+                    (db.scalar(q), lim.invite_expiry_s),
+                    (db.scalar(r), lim.idle_expiry_s),
+                )
+                if t is not None
+            ]
+            if due:
+                return max(1, min(int(min(due) - now) + 1, int(lim.idle_expiry_s)))
+    return 60
 
 
 class Bucket:

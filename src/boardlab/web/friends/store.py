@@ -31,6 +31,7 @@ from boardlab.core.errors import IllegalMoveError, NotationError, UsageError
 from boardlab.core.registry import get_game, make_rules
 from boardlab.web.friends import clock, views
 from boardlab.web.friends import schemas as fs
+from boardlab.web.friends.batch import Batch
 from boardlab.web.friends.models import Game, Match, Seat
 from boardlab.web.friends.moves import StoreMoves
 from boardlab.web.friends.storecore import (
@@ -63,6 +64,17 @@ __all__ = [
 ]
 
 
+OPEN_COUNTS = "open games"  # the key of a transaction's counts in its session's `info`
+
+
+def counted(db: Session, client: str) -> None:
+    """One more open game of `client` in this transaction's counts (see `_check_bounds`)."""
+    counts: dict[str, int] = db.info.setdefault(OPEN_COUNTS, {})
+    for key in ("", client):
+        if key in counts:
+            counts[key] += 1
+
+
 class FriendStore(StoreMoves):
     """The shared games of one database (thread-safe: each call is one transaction)."""
 
@@ -89,11 +101,29 @@ class FriendStore(StoreMoves):
         client: str = "unknown",
         rng: Callable[[int], int] = secrets.randbelow,
     ) -> fs.CreatedOut:
-        """A new game (and match); the creator's seat is taken at once."""
+        """A new game (and match); the creator's seat is taken at once. Written with the
+        other games created meanwhile, in one transaction (`batch.Batcher`)."""
+        change = self._creation(req, client, rng)
+        return Batch[fs.CreatedOut](self.batcher).submit(change).result()
+
+    async def create_async(
+        self,
+        req: fs.CreateRequest,
+        client: str = "unknown",
+        rng: Callable[[int], int] = secrets.randbelow,
+    ) -> fs.CreatedOut:
+        """`create` for a caller in an event loop: no thread waits for the commit."""
+        change = self._creation(req, client, rng)
+        return await Batch[fs.CreatedOut](self.batcher).submit_async(change)
+
+    def _creation(
+        self, req: fs.CreateRequest, client: str, rng: Callable[[int], int]
+    ) -> Callable[[Session], fs.CreatedOut]:
+        """The request checked and the seats' tokens drawn; the change that writes the game
+        (after checking the bounds on open games in its transaction)."""
         rules = make_rules(req.game, req.variant, req.size)  # checks game, variant, size
         if req.clock is not None and req.clock.minutes * 60 < 1:
             raise UsageError("a clock needs at least one second")
-        now = self.now()
         client = client[:64]
         placer = None
         if req.pie is not None:
@@ -109,8 +139,10 @@ class FriendStore(StoreMoves):
         token, invite = _new_token(), _new_token()
         clock_ms = None if req.clock is None else round(req.clock.minutes * 60_000)
         increment_ms = 0 if req.clock is None else round(req.clock.increment * 1000)
-        with self._tx() as db:
+
+        def write(db: Session) -> fs.CreatedOut:
             self._check_bounds(db, client)
+            now = self.now()
             match = Match(id=_new_id(), created_at=now)
             game = Game(
                 id=_new_id(),
@@ -129,6 +161,8 @@ class FriendStore(StoreMoves):
                 increment_ms=increment_ms,
                 setup_stage=None if placer is None else "place",
                 placer=placer,
+                moves=[],  # known empty: rendering it asks the database nothing
+                result=None,
             )
             db.add(match)
             db.add(game)
@@ -142,28 +176,42 @@ class FriendStore(StoreMoves):
                 )
                 for c in (0, 1)
             ]
-            db.flush()
-            state = self._out(db, game, game.seats[colour])
-        return fs.CreatedOut(
-            id=game.id, token=token, invite_token=invite, colour=colour, state=state
-        )
+            state = self._out(db, game, game.seats[colour], score=(1, (0.0, 0.0)))
+            counted(db, client)
+            return fs.CreatedOut(
+                id=game.id, token=token, invite_token=invite, colour=colour, state=state
+            )
+
+        return write
 
     def _check_bounds(self, db: Session, client: str) -> None:
+        """TooManyGamesError when the server or `client` has its most open games. The counts
+        are read from the database once a transaction (a batch of creations asks once, not
+        once a game) and kept up to date by `counted` for the games it adds."""
         lim = self.limits
-        total = db.scalar(select(func.count()).select_from(Game).where(Game.status.in_(OPEN)))
-        if (total or 0) >= lim.open_total:
+        counts: dict[str, int] = db.info.setdefault(OPEN_COUNTS, {})
+        if "" not in counts:
+            counts[""] = int(
+                db.scalar(select(func.count()).select_from(Game).where(Game.status.in_(OPEN))) or 0
+            )
+        if counts[""] >= lim.open_total:
             raise TooManyGamesError(
                 f"the server has {lim.open_total} open shared games, its limit: try later"
             )
-        mine = db.scalar(
-            select(func.count())
-            .select_from(Game)
-            .where(Game.status.in_(OPEN), Game.creator_addr == client)
-        )
-        if (mine or 0) >= lim.open_per_client:
+        if client not in counts:
+            counts[client] = int(
+                db.scalar(
+                    select(func.count())
+                    .select_from(Game)
+                    .where(Game.status.in_(OPEN), Game.creator_addr == client)
+                )
+                or 0
+            )
+        if counts[client] >= lim.open_per_client:
             raise TooManyGamesError(
                 f"you have {lim.open_per_client} open shared games, the limit per address: "
-                "finish or resign one first"
+                "finish or resign one first",
+                scope=client,
             )
 
     def join(self, game_id: str, token: str | None) -> fs.FriendStateOut:
@@ -403,10 +451,12 @@ class FriendStore(StoreMoves):
     def expire_idle(self) -> list[str]:
         """Mark unfinished games untouched for `idle_expiry_s` as expired; their ids."""
         cutoff = self.now() - self.limits.idle_expiry_s
+        idle = (Game.status.in_(OPEN), Game.updated_at < cutoff)
+        with self._read() as db:  # most calls find none: no write lock taken for them
+            if db.scalar(select(Game.id).where(*idle).limit(1)) is None:
+                return []
         with self._tx() as db:
-            stale = db.execute(
-                select(Game).where(Game.status.in_(OPEN), Game.updated_at < cutoff)
-            ).scalars()
+            stale = db.execute(select(Game).where(*idle)).scalars()
             ids = []
             for game in stale:
                 game.status = "expired"

@@ -28,6 +28,7 @@ from boardlab.core.session import GameSession
 from boardlab.web.friends import db as dbmod
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends import views
+from boardlab.web.friends.batch import Batcher
 from boardlab.web.friends.live import (
     GameView,
     GroupCommitter,
@@ -82,7 +83,14 @@ class StaleMoveError(FriendError):
 
 
 class TooManyGamesError(FriendError):
-    """A bound on open games was reached (429)."""
+    """A bound on open games was reached (429): `scope` is the client address whose own
+    bound it was, or "" for the server's; `retry_after_s` when a place is due to free up
+    (filled in by the web layer)."""
+
+    def __init__(self, message: str, scope: str = "", retry_after_s: int | None = None) -> None:
+        super().__init__(message)
+        self.scope = scope
+        self.retry_after_s = retry_after_s
 
 
 @dataclass(frozen=True)
@@ -195,6 +203,8 @@ class StoreCore:
             self.engine, self._write_lock if self.sqlite else None, on_batch=self._batched
         )
         self.on_move: Callable[[int], None] | None = None  # told each batch's size (metrics)
+        # new games of many clients, one commit a batch (batch.py)
+        self.batcher = Batcher(self._tx, name="create-batch")
 
     def _batched(self, size: int) -> None:
         if self.on_move is not None:
@@ -203,6 +213,7 @@ class StoreCore:
     def close(self) -> None:
         """Write the moves waiting, then release the database's connections."""
         self.committer.close()
+        self.batcher.close()
         self.engine.dispose()
         self.read_engine.dispose()
 
@@ -276,12 +287,21 @@ class StoreCore:
                 points[person] += 1.0
         return int(count or 0), (points[0], points[1])
 
-    def _out(self, db: Session, game: Game, seat: Seat | None = None) -> fs.FriendStateOut:
-        """The state of an ORM game inside a transaction (the changes other than moves)."""
+    def _out(
+        self,
+        db: Session,
+        game: Game,
+        seat: Seat | None = None,
+        score: tuple[int, tuple[float, float]] | None = None,
+    ) -> fs.FriendStateOut:
+        """The state of an ORM game inside a transaction (the changes other than moves);
+        `score`: the match's, when the caller knows it (a new match: one game, no points)."""
         db.flush()
         r = self._replay(game)
         view = GameView.of(game)
-        live = LiveGame(view, r.rules, r.session, self._score(db, game.match_id))
+        if score is None:
+            score = self._score(db, game.match_id)
+        live = LiveGame(view, r.rules, r.session, score)
         self._made.live = live
         return views.render(live, self.now(), None if seat is None else view.seats[seat.colour])
 

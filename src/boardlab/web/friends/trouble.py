@@ -15,8 +15,16 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def _text(exc: BaseException) -> str:
-    orig = getattr(exc, "orig", None)
-    return " ".join(str(orig if orig is not None else exc).split()).lower()
+    """The driver's message of `exc` and of the errors it was raised while handling (undoing
+    a savepoint after SQLite rolled back a full disk's transaction fails with "no such
+    savepoint", which says nothing of the disk)."""
+    parts: list[str] = []
+    seen: BaseException | None = exc
+    while seen is not None and len(parts) < 5:
+        orig = getattr(seen, "orig", None)
+        parts.append(" ".join(str(orig if orig is not None else seen).split()).lower())
+        seen = seen.__context__
+    return " ".join(parts)
 
 
 def sqlite_file_state(path: Path) -> str | None:
