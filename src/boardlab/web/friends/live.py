@@ -32,6 +32,7 @@ from sqlalchemy import Connection, Engine
 from boardlab.core.registry import AnyRules, get_game
 from boardlab.core.session import GameSession
 from boardlab.web.friends.models import Game
+from boardlab.web.schemas import BoardFactsOut
 
 log = logging.getLogger("boardlab.web.friends")
 
@@ -134,33 +135,67 @@ class LiveGame:
     # each ply of the session with its move and the position after it in notation: a render
     # formats only the plies added since the last one
     _texts: list[tuple[object, str, str]] = field(default_factory=list, repr=False)
-    _start: tuple[object, str] | None = field(default=None, repr=False)  # the start's text
+    _moves: list[str] = field(default_factory=list, repr=False)  # the texts' moves
+    _positions: list[str] = field(default_factory=list, repr=False)  # start, then each after
+    _start: object = field(default=None, repr=False)  # the start `_positions[0]` was made of
+    # the legal moves of one position by their notation (a render lists them; the next move
+    # is most likely one of them)
+    _legal: tuple[object, dict[str, Any]] | None = field(default=None, repr=False)
     # the game's `GameInfo.board_facts` (looked up once: the registry is searched by name)
     _facts: tuple[Callable[[Any, Any], Any] | None] | None = field(default=None, repr=False)
+    _facts_of: tuple[object, dict[str, Any]] | None = field(default=None, repr=False)
 
-    def board_facts(self) -> Any:
-        """The board's facts in the current position (None: the game declares none)."""
+    def facts(self) -> dict[str, Any] | None:
+        """The board's facts in the current position as JSON values (None: the game declares
+        none); kept for the position."""
         if self._facts is None:
             self._facts = (get_game(self.rules.game).board_facts,)
         facts = self._facts[0]
-        return None if facts is None else facts(self.rules, self.session.position)
+        if facts is None:
+            return None
+        position = self.session.position
+        if self._facts_of is None or self._facts_of[0] is not position:
+            out = BoardFactsOut.model_validate(facts(self.rules, position))
+            self._facts_of = (position, out.model_dump(mode="json"))
+        return self._facts_of[1]
 
     def notation(self) -> tuple[list[str], list[str]]:
-        """The session's moves, and its positions (the start first), in notation."""
+        """The session's moves, and its positions (the start first), in notation (new lists:
+        the copy kept here grows with the game)."""
         plies, cache = self.session.plies, self._texts
-        same = 0
-        for ply, kept in zip(plies, cache, strict=False):
-            if kept[0] is not ply:
-                break
-            same += 1
-        del cache[same:]  # plies taken back
-        fmt, fmt_move = self.rules.format_position, self.rules.format_move
-        cache.extend((p, fmt_move(p.move), fmt(p.after)) for p in plies[same:])
+        same = len(cache)
+        # a ply taken back is never played again as the same object (a redo makes a new
+        # one), so when the newest kept ply is still in place, every kept ply is
+        if not (same <= len(plies) and (same == 0 or plies[same - 1] is cache[-1][0])):
+            same = 0
+            for ply, kept in zip(plies, cache, strict=False):
+                if kept[0] is not ply:
+                    break
+                same += 1
         start = self.session.start
-        if self._start is None or self._start[0] is not start:
-            self._start = (start, fmt(start))
-        moves = [m for _, m, _ in cache]
-        return moves, [self._start[1], *(a for _, _, a in cache)]
+        if self._start is not start:
+            self._start = start
+            self._positions[:] = [self.rules.format_position(start)]
+        del cache[same:]  # plies taken back
+        del self._moves[same:]
+        del self._positions[same + 1 :]
+        fmt, fmt_move = self.rules.format_position, self.rules.format_move
+        for p in plies[same:]:
+            kept = (p, fmt_move(p.move), fmt(p.after))
+            cache.append(kept)
+            self._moves.append(kept[1])
+            self._positions.append(kept[2])
+        return self._moves[:], self._positions[:]
+
+    def legal(self) -> dict[str, Any]:
+        """The legal moves of the current position by their notation, in the rules' order
+        (empty when the game is over)."""
+        position = self.session.position
+        if self._legal is None or self._legal[0] is not position:
+            fmt = self.rules.format_move
+            moves = () if self.session.result is not None else self.rules.legal_moves(position)
+            self._legal = (position, {fmt(m): m for m in moves})
+        return self._legal[1]
 
 
 class LiveGames:

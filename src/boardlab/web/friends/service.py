@@ -29,6 +29,7 @@ from boardlab.web.friends.store import (
     StaleMoveError,
     TooManyGamesError,
 )
+from boardlab.web.friends.views import Public
 
 log = logging.getLogger("boardlab.web.friends")
 T = TypeVar("T")
@@ -133,7 +134,7 @@ class Friends:
     async def publish(
         self,
         game_id: str,
-        state: fs.FriendStateOut | None = None,
+        state: fs.FriendStateOut | Public | None = None,
         write: MoveWrite | None = None,
     ) -> None:
         """Push the game's public state (the one just committed, or read again) to its
@@ -151,10 +152,10 @@ class Friends:
                     log.warning("shared games: could not send an event", exc_info=True)
         await self._push(game_id, state)
 
-    async def _push(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
+    async def _push(self, game_id: str, state: fs.FriendStateOut | Public | None = None) -> None:
         if not self.hub.count(game_id):
             return
-        if state is None or state.id != game_id:
+        if state is None or (state["id"] if isinstance(state, dict) else state.id) != game_id:
             state = await self.run(lambda st: st.state(game_id))
         self.hub.publish(game_id, state)
 
