@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
 from tests.web.friends.helpers import ManualClock, run_coroutine, started, token_to_move
 
+from boardlab.web.friends import live as live_games
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends import views
 from boardlab.web.friends.models import Game, MoveRow
@@ -79,6 +81,28 @@ def test_batches_store_what_the_games_in_memory_hold(
         assert state.result is not None and state.clock is not None
         assert len(state.moves) == state.ply
         assert state.clock.remaining_ms != (300_000, 300_000)  # the clocks were stored
+
+
+def test_without_sqlites_json_a_batch_is_written_row_by_row(
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite older than 3.38 (no built-in JSON): the same batches, a statement a row."""
+    monkeypatch.setattr(live_games, "_SQLITE_JSON", False)
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    a = FriendStore(url, FriendLimits(), now=clock)
+    b = FriendStore(url, FriendLimits(), now=clock, migrate=False)
+    try:
+        games = [started(a, clock={"minutes": 5, "increment": 2}) for _ in range(3)]
+        rng = random.Random(3)
+        while any(a.state(g.id).status == "playing" for g in games):
+            clock.advance(1.0)
+            assert all(p is not None for p in move_all(a, games, rng))
+        for game in games:
+            assert shared(b.state(game.id)) == shared(a.state(game.id))
+            assert b.state(game.id).result is not None
+    finally:
+        a.close()
+        b.close()
 
 
 def test_a_game_changed_by_another_store_is_refused_alone(

@@ -145,7 +145,7 @@ class StoreMoves(StoreCore):
                 write = MoveWrite.from_note(game_id, have, note)
                 if write.ply != live.view.ply:
                     raise ValueError(f"the move is for ply {write.ply}, not {live.view.ply}")
-                live.session.play(live.rules.parse_move(write.move))
+                live.session.play(live.legal().get(write.move) or live.rules.parse_move(write.move))
             except (ValueError, IndexError) as exc:  # NotationError and IllegalMoveError too
                 log.warning("shared games: read %s again: %s", game_id, exc)
                 self.live.drop(game_id, live)
