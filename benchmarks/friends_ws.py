@@ -12,6 +12,7 @@ The server runs as `boardlab serve` would (--workers processes behind one port, 
 migrated once before they start) on an SQLite file in a temporary folder, or on the PostgreSQL
 database given by --database (emptied of shared games first: use a database of its own).
 A checkout older than the server's settings module is run as one process, as it was.
+The server runs in a session of its own (as a service would), the clients in this one.
 
 Run: python benchmarks/friends_ws.py [--games 200] [--seconds 60] [--size 4]
                                      [--database sqlite | postgresql://...] [--workers 1]
@@ -126,7 +127,7 @@ class Stats:
         self.moves = 0
         self.errors = 0
         self.games_finished = 0
-        self.stop = False
+        self.open = False  # the window is open (every seat has had its state)
         self.opened = float("inf")  # moves sent from then on count (every seat has a state)
         self.seated: set[tuple[str, str]] = set()
         self.setup_s = 0.0
@@ -147,22 +148,23 @@ def client_address(n: int) -> str:
 async def player(
     base: str, game: str, token: str, stats: Stats, rng: random.Random, think: float, n: int
 ) -> None:
-    """One seat: moves whenever it is its turn; follows rematches; counts what it sees."""
+    """One seat: moves whenever it is its turn; follows rematches; counts what it sees.
+    Lean, so that the figures measure the server more than the clients sharing its machine:
+    one receive per message (no timer), and stopped by cancelling its task."""
     url = base.replace("http", "ws", 1)
-    while not stats.stop:
+    loads, dumps, clock = json.loads, json.dumps, time.perf_counter
+    sent = stats.sent
+    while True:
         async with connect(
             f"{url}/api/friends/{game}/ws",
             max_queue=None,
             local_addr=(client_address(n), 0),
+            ping_interval=None,  # loopback: no keepalive pings to answer
         ) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
+            await ws.send(dumps({"type": "hello", "token": token}))
             next_game = None
-            while not stats.stop:
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                except TimeoutError:
-                    continue
-                msg = json.loads(raw)
+            async for raw in ws:
+                msg = loads(raw)
                 if msg["type"] == "error":
                     if msg.get("status") != 409:
                         stats.errors += 1
@@ -171,12 +173,14 @@ async def player(
                 if msg["type"] != "state":
                     continue
                 s = msg["state"]
-                stats.seated.add((game, token))
+                if not stats.open:
+                    stats.seated.add((game, token))
                 ply = s["ply"]
-                if ply and s["to_move"] == s["you"]:  # the opponent's move reached this seat
-                    t0 = stats.sent.pop((game, ply - 1), None)
+                mine = s["to_move"] == s["you"]
+                if ply and mine:  # the opponent's move reached this seat
+                    t0 = sent.pop((game, ply - 1), None)
                     if t0 is not None and t0 >= stats.opened:
-                        stats.latencies.append(time.perf_counter() - t0)
+                        stats.latencies.append(clock() - t0)
                         stats.moves += 1
                 if s["next_game"]:
                     next_game = s["next_game"]
@@ -184,17 +188,18 @@ async def player(
                 if s["status"] == "over":
                     if s["person"] == 0:
                         stats.games_finished += 1
-                        await ws.send(json.dumps({"type": "rematch"}))
+                        await ws.send(dumps({"type": "rematch"}))
                     continue
-                if s["status"] == "playing" and s["to_move"] == s["you"]:
-                    if (game, ply) in stats.sent:
+                if s["status"] == "playing" and mine:
+                    if (game, ply) in sent:
                         continue  # sent already; this is an echo of something else
                     move = rng.choice(s["legal_moves"])
                     if think:  # a player's thinking time: the load is paced, not flat out
                         await asyncio.sleep(think * (0.5 + rng.random()))
-                    stats.sent[(game, ply)] = time.perf_counter()
-                    await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
+                    sent[(game, ply)] = clock()
+                    await ws.send(dumps({"type": "move", "move": move, "ply": ply}))
             if next_game is None:
+                stats.lost += 1  # the server closed the socket
                 return
             game = next_game
 
@@ -246,6 +251,7 @@ async def run(
     stats.setup_s = time.perf_counter() - begun
     print(f"every socket seated after {stats.setup_s:.1f} s; measuring {seconds:g} s", flush=True)
     stats.opened = time.perf_counter()
+    stats.open = True
     cpu, own = cpu_seconds(server), time.process_time()
     # the server's resident memory ten times in the window: flat, or growing with time
     every = seconds / 10
@@ -256,9 +262,12 @@ async def run(
     stats.window_s = time.perf_counter() - stats.opened
     stats.server_cpu_s = cpu_seconds(server) - cpu
     stats.client_cpu_s = time.process_time() - own
-    stats.stop = True
+    for task in tasks:
+        task.cancel()
     ended = await asyncio.gather(*tasks, return_exceptions=True)
-    stats.lost = sum(isinstance(e, BaseException) for e in ended)
+    stats.lost += sum(
+        isinstance(e, BaseException) and not isinstance(e, asyncio.CancelledError) for e in ended
+    )
     return stats
 
 
@@ -313,8 +322,12 @@ def main() -> None:
             db = args.database
             empty_postgres(db)
         tables = str(Path(tmp) / "tables")
+        # the server in a session of its own, as a service runs: where the kernel shares the
+        # processors between sessions (Linux's autogroups), the clients' session does not
+        # share one slice with the server it measures
         proc = subprocess.Popen(
             [args.python, "-c", SERVER, str(port), db, tables, args.sync, str(args.workers)],
+            start_new_session=True,
         )
         base = f"http://127.0.0.1:{port}"
         try:

@@ -254,7 +254,8 @@ class OpsMiddleware:
         if scope["type"] == "websocket":
             self.metrics.sockets.inc()
         try:
-            await self.app(scope, receive, sending)
+            # a socket's messages go straight out: no status or header of theirs is kept
+            await self.app(scope, receive, sending if scope["type"] == "http" else send)
         finally:
             if scope["type"] == "websocket":
                 self.metrics.sockets.dec()

@@ -43,7 +43,10 @@ class Statements:
 
 
 def public(state: Any) -> dict[str, Any]:
-    return {k: v for k, v in state.model_dump().items() if k not in ("you", "person")}
+    """A state (the model, or the public part the sockets get) as every viewer sees it."""
+    if isinstance(state, dict):
+        return state
+    return {k: v for k, v in state.model_dump(mode="json").items() if k not in ("you", "person")}
 
 
 def test_moves_of_another_process_are_applied_without_reading(

@@ -5,6 +5,7 @@ redis-server on a loopback port; skipped without the binary) and PostgreSQL's LI
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import shutil
 import subprocess
@@ -125,3 +126,74 @@ def test_the_bus_follows_the_database_unless_events_name_redis() -> None:
     assert isinstance(make_bus("redis://127.0.0.1:6379/0", "sqlite:///x"), RedisBus)
     with pytest.raises(ValueError, match="redis://"):
         make_bus("amqp://broker", "sqlite:///x")
+
+
+def test_a_rematch_and_its_moves_reach_the_sockets_of_another_process(postgres: Any) -> None:
+    """Two processes' shared games on one PostgreSQL database (two `Friends`, each with its
+    store, hub and bus): each seat's socket on another process. A resignation through one
+    reaches the other's socket; the rematch asked through the other reaches the first's;
+    then the rematch's moves, made through either, reach both."""
+    from boardlab.web.friends import schemas as fs
+    from boardlab.web.friends.hub import Listener
+    from boardlab.web.friends.service import Friends
+
+    url = postgres.database()
+
+    async def main() -> None:
+        a, b = Friends(url), Friends(url)
+        for friends in (a, b):
+            friends.shared = True
+            friends.open()
+            friends.ensure_listener()
+        try:
+            await asyncio.sleep(0.5)  # both listening
+            created = await a.run(
+                lambda st: st.create(fs.CreateRequest.model_validate({"game": "dodgem", "size": 3}))
+            )
+            gid, first = created.id, created.colour
+            token = {0: created.token, 1: created.invite_token}  # by person
+            await b.run(lambda st: st.join(gid, created.invite_token))
+            seat = {0: Listener(person=0), 1: Listener(person=1)}  # person 0 on a, 1 on b
+            a.hub.add(gid, seat[0])
+            b.hub.add(gid, seat[1])
+
+            async def seen(person: int, pred: Any) -> dict[str, Any]:
+                """The first state `person`'s socket is sent that satisfies `pred`."""
+                while True:
+                    raw = await asyncio.wait_for(seat[person].queue.get(), timeout=10)
+                    state: dict[str, Any] = json.loads(raw)["state"]
+                    if pred(state):
+                        return state
+
+            state = await a.run(lambda st: st.resign(gid, token[0]))
+            await a.publish(gid, state)
+            over = await seen(1, lambda s: s["status"] == "over")
+            assert over["you"] == 1 - first and over["result"]["reason"] == "resignation"
+            rematch = await b.run(lambda st: st.rematch(gid, token[1]))
+            await b.publish(gid)
+            assert (await seen(0, lambda s: s["next_game"] is not None))["next_game"] == rematch.id
+            # both follow the rematch (the same tokens, colours swapped), each on its process
+            nxt = rematch.id
+            for person, friends in ((0, a), (1, b)):
+                friends.hub.remove(gid, seat[person])
+                seat[person] = Listener(person=person)
+                friends.hub.add(nxt, seat[person])
+            for n in range(4):  # moves through a, then b, then a...
+                mover = a if n % 2 == 0 else b
+                state = await mover.run(lambda st: st.state(nxt))
+                person = next(s.person for s in state.seats if s.colour == state.to_move)
+                played = await mover.move(nxt, token[person], state.legal_moves[0], state.ply)
+                await mover.publish(nxt, played.shared, played.write)
+                for p in (0, 1):
+                    got = await seen(p, lambda s, n=n: s["ply"] == n + 1)
+                    assert got["moves"][-1] == state.legal_moves[0]
+                    assert got["you"] == next(s.colour for s in state.seats if s.person == p)
+        finally:
+            for friends in (a, b):
+                if friends._listener is not None:
+                    friends._listener.cancel()
+                if friends.bus is not None:
+                    await friends.bus.close()
+                friends.close()
+
+    run_coroutine(main())

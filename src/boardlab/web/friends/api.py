@@ -140,7 +140,7 @@ async def move(
     """Play a move for one's seat in the position after `ply` plies."""
     friends = _friends(request)
     played = await friends.move(game_id, _token(authorization), body.move, body.ply)
-    await friends.publish(game_id, played.state, played.write)
+    await friends.publish(game_id, played.shared, played.write)
     return played.state
 
 

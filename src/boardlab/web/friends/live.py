@@ -18,7 +18,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -32,6 +34,7 @@ from sqlalchemy import Connection, Engine
 from boardlab.core.registry import AnyRules, get_game
 from boardlab.core.session import GameSession
 from boardlab.web.friends.models import Game
+from boardlab.web.schemas import BoardFactsOut
 
 log = logging.getLogger("boardlab.web.friends")
 
@@ -134,33 +137,67 @@ class LiveGame:
     # each ply of the session with its move and the position after it in notation: a render
     # formats only the plies added since the last one
     _texts: list[tuple[object, str, str]] = field(default_factory=list, repr=False)
-    _start: tuple[object, str] | None = field(default=None, repr=False)  # the start's text
+    _moves: list[str] = field(default_factory=list, repr=False)  # the texts' moves
+    _positions: list[str] = field(default_factory=list, repr=False)  # start, then each after
+    _start: object = field(default=None, repr=False)  # the start `_positions[0]` was made of
+    # the legal moves of one position by their notation (a render lists them; the next move
+    # is most likely one of them)
+    _legal: tuple[object, dict[str, Any]] | None = field(default=None, repr=False)
     # the game's `GameInfo.board_facts` (looked up once: the registry is searched by name)
     _facts: tuple[Callable[[Any, Any], Any] | None] | None = field(default=None, repr=False)
+    _facts_of: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
 
-    def board_facts(self) -> Any:
-        """The board's facts in the current position (None: the game declares none)."""
+    def facts(self) -> dict[str, Any] | None:
+        """The board's facts in the current position as JSON values (None: the game declares
+        none); checked against the schema only when they change."""
         if self._facts is None:
             self._facts = (get_game(self.rules.game).board_facts,)
         facts = self._facts[0]
-        return None if facts is None else facts(self.rules, self.session.position)
+        if facts is None:
+            return None
+        made = facts(self.rules, self.session.position)
+        if self._facts_of is None or self._facts_of[0] != made:  # most moves change none
+            out = BoardFactsOut.model_validate(made)
+            self._facts_of = (made, out.model_dump(mode="json"))
+        return self._facts_of[1]
 
     def notation(self) -> tuple[list[str], list[str]]:
-        """The session's moves, and its positions (the start first), in notation."""
+        """The session's moves, and its positions (the start first), in notation (new lists:
+        the copy kept here grows with the game)."""
         plies, cache = self.session.plies, self._texts
-        same = 0
-        for ply, kept in zip(plies, cache, strict=False):
-            if kept[0] is not ply:
-                break
-            same += 1
-        del cache[same:]  # plies taken back
-        fmt, fmt_move = self.rules.format_position, self.rules.format_move
-        cache.extend((p, fmt_move(p.move), fmt(p.after)) for p in plies[same:])
+        same = len(cache)
+        # a ply taken back is never played again as the same object (a redo makes a new
+        # one), so when the newest kept ply is still in place, every kept ply is
+        if not (same <= len(plies) and (same == 0 or plies[same - 1] is cache[-1][0])):
+            same = 0
+            for ply, kept in zip(plies, cache, strict=False):
+                if kept[0] is not ply:
+                    break
+                same += 1
         start = self.session.start
-        if self._start is None or self._start[0] is not start:
-            self._start = (start, fmt(start))
-        moves = [m for _, m, _ in cache]
-        return moves, [self._start[1], *(a for _, _, a in cache)]
+        if self._start is not start:
+            self._start = start
+            self._positions[:] = [self.rules.format_position(start)]
+        del cache[same:]  # plies taken back
+        del self._moves[same:]
+        del self._positions[same + 1 :]
+        fmt, fmt_move = self.rules.format_position, self.rules.format_move
+        for p in plies[same:]:
+            kept = (p, fmt_move(p.move), fmt(p.after))
+            cache.append(kept)
+            self._moves.append(kept[1])
+            self._positions.append(kept[2])
+        return self._moves[:], self._positions[:]
+
+    def legal(self) -> dict[str, Any]:
+        """The legal moves of the current position by their notation, in the rules' order
+        (empty when the game is over)."""
+        position = self.session.position
+        if self._legal is None or self._legal[0] is not position:
+            fmt = self.rules.format_move
+            moves = () if self.session.result is not None else self.rules.legal_moves(position)
+            self._legal = (position, {fmt(m): m for m in moves})
+        return self._legal[1]
 
 
 class LiveGames:
@@ -297,6 +334,29 @@ MOVE_COLUMNS = ("updated_at", "draw_offer", "status", "turn_started_at")  # set 
 
 _Waiter = Future[bool] | asyncio.Future[bool]
 
+# SQLite's statements of a whole batch, each reading its rows from one JSON array of arrays
+# (`->>` and a built-in JSON: SQLite 3.38; UPDATE ... FROM: 3.33)
+_SQLITE_JSON = sqlite3.sqlite_version_info >= (3, 38, 0)
+_SQLITE_BATCH = {
+    "game": "UPDATE games SET version = j.version + 1, ply = j.ply + 1, "
+    "updated_at = j.updated_at, draw_offer = NULL, status = j.status, turn_started_at = j.turn "
+    "FROM (SELECT value ->> 0 AS id, value ->> 1 AS version, value ->> 2 AS ply, "
+    "value ->> 3 AS updated_at, value ->> 4 AS status, value ->> 5 AS turn "
+    "FROM json_each(?)) AS j WHERE games.id = j.id AND games.version = j.version",
+    "move": "INSERT INTO moves (game_id, ply, move, played_at) "
+    "SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?)",
+    "seat": "UPDATE seats SET remaining_ms = j.ms FROM (SELECT value ->> 0 AS game_id, "
+    "value ->> 1 AS colour, value ->> 2 AS ms FROM json_each(?)) AS j "
+    "WHERE seats.game_id = j.game_id AND seats.colour = j.colour",
+    "result": "INSERT INTO results (game_id, winner, reason, tag, finished_at) "
+    "SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)",
+}
+
+
+def _json_rows(rows: list[tuple[Any, ...]]) -> str:
+    """Rows as one JSON array of arrays (floats exactly: their shortest round-trip text)."""
+    return json.dumps(rows, separators=(",", ":"), allow_nan=False)
+
 
 def _settle_waiters(waiters: list[tuple[asyncio.Future[bool], bool | BaseException]]) -> None:
     """Settle the event loop's futures of one batch (in that loop: one wake-up a batch)."""
@@ -332,6 +392,9 @@ class GroupCommitter:
         self._postgres = engine.dialect.name == "postgresql"
         self._lock: AbstractContextManager[Any] = write_lock or nullcontext()
         self._pending: list[tuple[MoveWrite, _Waiter]] = []
+        # moves submitted in an event loop's current pass, handed over at its end (each
+        # loop touches only its own entry)
+        self._from_loops: dict[asyncio.AbstractEventLoop, list[tuple[MoveWrite, _Waiter]]] = {}
         self._cond = threading.Condition()
         self._closed = False
         self._thread = threading.Thread(target=self._loop, name="group-commit", daemon=True)
@@ -343,10 +406,31 @@ class GroupCommitter:
         return fut
 
     def submit_async(self, write: MoveWrite) -> asyncio.Future[bool]:
-        """`submit` for a caller in an event loop."""
-        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._enqueue(write, fut)
+        """`submit` for a caller in an event loop. The moves an event loop submits in one
+        pass go to the writer together, at the end of the pass (one wake of the writer a
+        pass, not one a move)."""
+        if self._closed:
+            raise RuntimeError("the shared games' writer is closed")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[bool] = loop.create_future()
+        waiting = self._from_loops.get(loop)
+        if waiting is None:
+            waiting = self._from_loops[loop] = []
+            loop.call_soon(self._hand_over, loop)
+        waiting.append((write, fut))
         return fut
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The moves `loop` submitted in its last pass, to the writer."""
+        waiting = self._from_loops.pop(loop, [])
+        with self._cond:
+            if self._closed:
+                for _, fut in waiting:
+                    if not fut.done():
+                        fut.set_exception(RuntimeError("the shared games' writer is closed"))
+                return
+            self._pending.extend(waiting)
+            self._cond.notify()
 
     def _enqueue(self, write: MoveWrite, fut: _Waiter) -> None:
         with self._cond:
@@ -397,57 +481,108 @@ class GroupCommitter:
     def _transaction(self, writes: list[MoveWrite]) -> list[bool]:
         # plain SQL in the driver's own parameter style: the batch's statements are the same
         # few, and compiling SQLAlchemy statements per move would cost more than running them
-        sql = self._sql
         with self._lock, self.engine.begin() as conn:
             if self._postgres:
                 stored = self._update_games_at_once(conn, writes)
+                done = [w for w, ok in zip(writes, stored, strict=True) if ok]
+                if done:
+                    self._insert_rows_at_once(conn, done)
             else:
-                stored = self._update_games_one_by_one(conn, writes)
-            done = [w for w, ok in zip(writes, stored, strict=True) if ok]
-            if done and self._postgres:
-                self._insert_rows_at_once(conn, done)
-            elif done:
-                conn.exec_driver_sql(
-                    sql["move"], [(w.game_id, w.ply, w.move, w.played_at) for w in done]
-                )
-                seats = [
-                    (w.seat_remaining_ms, w.game_id, w.seat_colour)
-                    for w in done
-                    if w.seat_colour is not None
-                ]
-                if seats:
-                    conn.exec_driver_sql(sql["seat"], seats)
-            results = [
-                (w.game_id, w.result.winner, w.result.reason, w.result.tag, w.played_at)
-                for w in done
-                if w.result is not None
-            ]
-            if results:
-                conn.exec_driver_sql(sql["result"], results)
+                stored = self._write_sqlite(conn, writes)
+                done = [w for w, ok in zip(writes, stored, strict=True) if ok]
             if done and self.announce is not None:
                 self.announce(conn, done)
                 for w in done:
                     w.announced = True
         return stored
 
-    def _update_games_one_by_one(self, conn: Connection, writes: list[MoveWrite]) -> list[bool]:
-        """Each game's row, if it is still at its move's version (SQLite: statements cost no
-        round trip; run on the driver's cursor, in the batch's transaction, since the
-        engine's own bookkeeping would cost more than each statement)."""
+    def _write_sqlite(self, conn: Connection, writes: list[MoveWrite]) -> list[bool]:
+        """SQLite: the batch's rows, each table's in one statement that reads them from one
+        JSON array (`json_each`); which writes were stored. The driver lets other threads
+        run during every statement, and an event loop busy meanwhile keeps the interpreter
+        for its switch interval (5 ms) before this thread goes on: statements per move would
+        cost milliseconds each. When some game's version has moved on, its row is not
+        written and the games are written one by one instead, to know which. Run on the
+        driver's cursor, in the batch's transaction (the engine's own bookkeeping would cost
+        more than each statement)."""
         cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        sql, stored = self._sql["game"], []
         try:
-            for w in writes:
-                v = w.game_values
-                row = (
-                    w.version + 1, w.ply + 1, v["updated_at"], v["status"],
-                    v["turn_started_at"], w.game_id, w.version,
-                )  # fmt: skip
-                cursor.execute(sql, row)
-                stored.append(cursor.rowcount == 1)
+            stored = None
+            if _SQLITE_JSON and len({w.game_id for w in writes}) == len(writes):
+                rows = [
+                    (w.game_id, w.version, w.ply, v["updated_at"], v["status"],
+                     v["turn_started_at"])
+                    for w in writes
+                    for v in (w.game_values,)
+                ]  # fmt: skip
+                cursor.execute("SAVEPOINT batch")
+                cursor.execute(_SQLITE_BATCH["game"], (_json_rows(rows),))
+                if cursor.rowcount == len(writes):
+                    stored = [True] * len(writes)
+                else:  # some game changed meanwhile: find which, one by one
+                    cursor.execute("ROLLBACK TO batch")
+                cursor.execute("RELEASE batch")
+            if stored is None:
+                stored = self._update_games_one_by_one(cursor, writes)
+            done = [w for w, ok in zip(writes, stored, strict=True) if ok]
+            if done and _SQLITE_JSON:
+                self._insert_rows_json(cursor, done)
+            elif done:
+                self._insert_rows_one_by_one(cursor, done)
         finally:
             cursor.close()
         return stored
+
+    def _update_games_one_by_one(self, cursor: Any, writes: list[MoveWrite]) -> list[bool]:
+        """Each game's row, if it is still at its move's version (SQLite)."""
+        sql, stored = self._sql["game"], []
+        for w in writes:
+            v = w.game_values
+            row = (
+                w.version + 1, w.ply + 1, v["updated_at"], v["status"],
+                v["turn_started_at"], w.game_id, w.version,
+            )  # fmt: skip
+            cursor.execute(sql, row)
+            stored.append(cursor.rowcount == 1)
+        return stored
+
+    @staticmethod
+    def _insert_rows_json(cursor: Any, done: list[MoveWrite]) -> None:
+        """The stored moves' rows, their seats' clocks and results, one statement each
+        (SQLite)."""
+        moves = [(w.game_id, w.ply, w.move, w.played_at) for w in done]
+        cursor.execute(_SQLITE_BATCH["move"], (_json_rows(moves),))
+        seats = [
+            (w.game_id, w.seat_colour, w.seat_remaining_ms)
+            for w in done
+            if w.seat_colour is not None
+        ]
+        if seats:
+            cursor.execute(_SQLITE_BATCH["seat"], (_json_rows(seats),))
+        results = [
+            (w.game_id, r.winner, r.reason, r.tag, w.played_at)
+            for w in done
+            if (r := w.result) is not None
+        ]
+        if results:
+            cursor.execute(_SQLITE_BATCH["result"], (_json_rows(results),))
+
+    def _insert_rows_one_by_one(self, cursor: Any, done: list[MoveWrite]) -> None:
+        """The same, a statement a row (SQLite older than 3.38)."""
+        sql = self._sql
+        cursor.executemany(sql["move"], [(w.game_id, w.ply, w.move, w.played_at) for w in done])
+        seats = [
+            (w.seat_remaining_ms, w.game_id, w.seat_colour)
+            for w in done
+            if w.seat_colour is not None
+        ]
+        cursor.executemany(sql["seat"], seats)
+        results = [
+            (w.game_id, r.winner, r.reason, r.tag, w.played_at)
+            for w in done
+            if (r := w.result) is not None
+        ]
+        cursor.executemany(sql["result"], results)
 
     @staticmethod
     def _update_games_at_once(conn: Connection, writes: list[MoveWrite]) -> list[bool]:
@@ -473,7 +608,8 @@ class GroupCommitter:
 
     @staticmethod
     def _insert_rows_at_once(conn: Connection, done: list[MoveWrite]) -> None:
-        """The stored moves' rows and their seats' clocks, one statement each (PostgreSQL)."""
+        """The stored moves' rows, their results and their seats' clocks, one statement each
+        (PostgreSQL)."""
         conn.exec_driver_sql(
             "INSERT INTO moves (game_id, ply, move, played_at) "
             "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::float8[])",
@@ -484,6 +620,20 @@ class GroupCommitter:
                 [w.played_at for w in done],
             ),
         )
+        results = [(w, w.result) for w in done if w.result is not None]
+        if results:
+            conn.exec_driver_sql(
+                "INSERT INTO results (game_id, winner, reason, tag, finished_at) "
+                "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::varchar[], "
+                "%s::float8[])",
+                (
+                    [w.game_id for w, _ in results],
+                    [r.winner for _, r in results],
+                    [r.reason for _, r in results],
+                    [r.tag for _, r in results],
+                    [w.played_at for w, _ in results],
+                ),
+            )
         clocks = [w for w in done if w.seat_colour is not None]
         if clocks:
             conn.exec_driver_sql(

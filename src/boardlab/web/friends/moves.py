@@ -58,7 +58,7 @@ class StoreMoves(StoreCore):
             assert isinstance(out, Played)
             return out
         try:
-            return Played(self._move_slow(game_id, token, move, ply), None)
+            return Played.of(self._move_slow(game_id, token, move, ply))
         finally:
             self.live.drop(game_id)
 
@@ -117,7 +117,7 @@ class StoreMoves(StoreCore):
             live.session.undo()
             return _RELOAD  # another process or store changed the game first
         views.apply(live, prep.write)
-        played = Played(views.render(live, self.now(), prep.seat), prep.write)
+        played = Played(views.public(live, self.now()), prep.seat, prep.write)
         if live.view.status not in OPEN:
             self.live.retire(live.view.id)  # the move ended it
         return played
@@ -145,7 +145,7 @@ class StoreMoves(StoreCore):
                 write = MoveWrite.from_note(game_id, have, note)
                 if write.ply != live.view.ply:
                     raise ValueError(f"the move is for ply {write.ply}, not {live.view.ply}")
-                live.session.play(live.rules.parse_move(write.move))
+                live.session.play(live.legal().get(write.move) or live.rules.parse_move(write.move))
             except (ValueError, IndexError) as exc:  # NotationError and IllegalMoveError too
                 log.warning("shared games: read %s again: %s", game_id, exc)
                 self.live.drop(game_id, live)
@@ -157,13 +157,13 @@ class StoreMoves(StoreCore):
         finally:
             live.lock.release()
 
-    def render(self, live: LiveGame) -> fs.FriendStateOut | None:
-        """The spectator's state of a game in memory; None when a change of it is under way
-        (never waits)."""
+    def render(self, live: LiveGame) -> views.Public | None:
+        """The state every viewer sees of a game in memory; None when a change of it is
+        under way (never waits)."""
         if not live.lock.acquire(blocking=False):
             return None
         try:
-            return views.render(live, self.now())
+            return views.public(live, self.now())
         finally:
             live.lock.release()
 
@@ -197,7 +197,8 @@ class StoreMoves(StoreCore):
                 f"this link's seat is {names[seat.colour]}; it is {names[session.to_move]}'s turn"
             )
         try:
-            m = rules.parse_move(move)
+            # a legal move's canonical text is looked up (the last render listed them)
+            m = live.legal().get(move) or rules.parse_move(move)
             session.play(m)
         except NotationError as exc:
             raise NotationError(f"{move.strip()[:24]}: {exc}") from None

@@ -31,6 +31,7 @@ from boardlab.web.friends.store import (
     StaleMoveError,
     TooManyGamesError,
 )
+from boardlab.web.friends.views import Public
 
 log = logging.getLogger("boardlab.web.friends")
 T = TypeVar("T")
@@ -78,6 +79,7 @@ class Friends:
         self.on_event: Callable[[str], None] | None = None  # told how each event was taken
         self._heard: dict[str, float] = {}  # game id -> when its last event came
         self._listener: asyncio.Task[None] | None = None
+        self._reading: set[asyncio.Task[None]] = set()  # games read again for an event
         self.hub = Hub()
         # Threads for the store's calls: a move's thread mostly waits for the group commit,
         # so many may wait at once and their moves share one commit.
@@ -142,7 +144,7 @@ class Friends:
     async def publish(
         self,
         game_id: str,
-        state: fs.FriendStateOut | None = None,
+        state: fs.FriendStateOut | Public | None = None,
         write: MoveWrite | None = None,
     ) -> None:
         """Push the game's public state (the one just committed, or read again) to its
@@ -160,10 +162,10 @@ class Friends:
                     log.warning("shared games: could not send an event", exc_info=True)
         await self._push(game_id, state)
 
-    async def _push(self, game_id: str, state: fs.FriendStateOut | None = None) -> None:
+    async def _push(self, game_id: str, state: fs.FriendStateOut | Public | None = None) -> None:
         if not self.hub.count(game_id):
             return
-        if state is None or state.id != game_id:
+        if state is None or (state["id"] if isinstance(state, dict) else state.id) != game_id:
             state = await self.run(lambda st: st.state(game_id))
         self.hub.publish(game_id, state)
 
@@ -178,7 +180,8 @@ class Friends:
     async def _on_event(self, event: Event) -> None:
         """Another process changed a game: a move is applied to this process's copy (when
         it is one version behind) and pushed from there; otherwise the game is read again,
-        if any socket here watches it."""
+        if any socket here watches it, by a task of its own (the events behind this one
+        wait for no read of the database)."""
         try:
             store = self.open()
             self._heard[event.game] = time.monotonic()
@@ -188,8 +191,20 @@ class Friends:
                 self.on_event("applied" if live else "read again" if kept else "not kept")
             if not self.hub.count(event.game):
                 return
-            await self._push(event.game, None if live is None else store.render(live))
+            state = None if live is None else store.render(live)
+            if state is not None:
+                self.hub.publish(event.game, state)
+                return
+            task = asyncio.get_running_loop().create_task(self._read_and_push(event.game))
+            self._reading.add(task)
+            task.add_done_callback(self._reading.discard)
         except Exception:  # one game's trouble must not stop the listener
+            log.warning("shared games: could not push an event's game", exc_info=True)
+
+    async def _read_and_push(self, game_id: str) -> None:
+        try:
+            await self._push(game_id)
+        except Exception:
             log.warning("shared games: could not push an event's game", exc_info=True)
 
     def heard_since(self, game_id: str, since: float) -> bool:

@@ -26,6 +26,7 @@ from boardlab.web.friends.store import (
     FriendError,
 )
 from boardlab.web.friends.trouble import serving_trouble
+from boardlab.web.friends.views import Public
 from boardlab.web.security import BadFrame, frame_text
 
 
@@ -151,12 +152,12 @@ async def _handle(
         if kind == "ping":
             await ws.send_json({"type": "pong", "t": msg.get("t")})
             return
-        state: fs.FriendStateOut | None = None
+        state: fs.FriendStateOut | Public | None = None
         write: MoveWrite | None = None
         if kind == "move":
             body = fs.MoveRequest.model_validate({"move": msg.get("move"), "ply": msg.get("ply")})
             played = await friends.move(game_id, token, body.move, body.ply)
-            state, write = played.state, played.write
+            state, write = played.shared, played.write
         elif kind == "setup":
             req = fs.SetupRequest.model_validate({k: v for k, v in msg.items() if k != "type"})
             state = await friends.run(lambda st: st.setup(game_id, token, req))

@@ -53,11 +53,25 @@ class _Prepared:
 
 @dataclass
 class Played:
-    """A stored move: the state its mover sees and the write that stored it (None when it
-    went the slow way, in a transaction of its own)."""
+    """A stored move: the state every viewer sees (what the sockets are sent), the mover's
+    seat and the write that stored it (None when it went the slow way, in a transaction of
+    its own). `state`, the mover's model of it, is made when first asked for (the sockets
+    never ask)."""
 
-    state: fs.FriendStateOut
+    shared: views.Public
+    seat: SeatView | None
     write: MoveWrite | None
+
+    @classmethod
+    def of(cls, state: fs.FriendStateOut, write: MoveWrite | None = None) -> Played:
+        """A move whose state was rendered as the model already."""
+        played = cls(state.model_dump(mode="json", exclude=set(views.SEAT_FIELDS)), None, write)
+        played.__dict__["state"] = state
+        return played
+
+    @functools.cached_property
+    def state(self) -> fs.FriendStateOut:
+        return views.for_seat(self.shared, self.seat)
 
 
 _RELOAD = object()  # the game in memory is stale: read it again

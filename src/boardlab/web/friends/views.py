@@ -3,77 +3,93 @@ rendered from the game in memory, and a stored move's columns carried into that 
 
 from __future__ import annotations
 
-from boardlab.web import schemas as s
+from typing import Any
+
 from boardlab.web.friends import clock
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.live import GameView, LiveGame, MoveWrite, ResultView, Score, SeatView
 from boardlab.web.service import result_out
 
+Public = dict[str, Any]  # a state as JSON values, without the seat's `you` and `person`
+SEAT_FIELDS = ("you", "person")
 
-def render(live: LiveGame, now: float, seat: SeatView | None = None) -> fs.FriendStateOut:
-    """The state of a game in memory at `now`, as `seat` (None: a spectator) sees it."""
+
+def public(live: LiveGame, now: float) -> Public:
+    """The state of a game in memory at `now` as every viewer sees it: `FriendStateOut`'s
+    fields but `you` and `person`, as JSON values (what the sockets are sent; a busy server
+    makes one a move, so no model is built and validated for it: a test checks that it is
+    exactly what the model dumps)."""
     game, rules, session = live.view, live.rules, live.session
     moves, positions = live.notation()
-    left = clock.left(game, now, session.to_move)
+    mover = session.to_move
+    left = clock.left(game, now, mover)
     clock_out = None
     staging = game.setup_stage is not None
     if left is not None and game.clock_ms is not None:
-        running = session.to_move if game.status == "playing" and not staging else None
-        clock_out = fs.ClockOut(
-            initial_ms=game.clock_ms,
-            increment_ms=game.increment_ms,
-            remaining_ms=(max(0, left[0]), max(0, left[1])),
-            running=running,
-            now=now,
-        )
-    result = None
+        clock_out = {
+            "initial_ms": game.clock_ms,
+            "increment_ms": game.increment_ms,
+            "remaining_ms": [max(0, left[0]), max(0, left[1])],
+            "running": mover if game.status == "playing" and not staging else None,
+            "now": now,
+        }
+    result: dict[str, Any] | None = None
     outcome = session.result
     if game.result is not None:
-        result = s.ResultOut(
-            winner=game.result.winner, reason=game.result.reason, tag=game.result.tag
-        )
+        r = game.result
+        result = {"winner": r.winner, "reason": r.reason, "tag": r.tag}
     elif outcome is not None:  # a game finished under the first schema
-        result = result_out(outcome)
+        done = result_out(outcome)
+        result = None if done is None else done.model_dump(mode="json")
     count, score = live.score
-    facts = live.board_facts()
     playing = game.status == "playing" and not staging
     setup = None
     if staging and game.placer is not None:
-        setup = fs.SetupOut.model_validate({"stage": game.setup_stage, "placer": game.placer})
-    return fs.FriendStateOut(
-        id=game.id,
-        number=game.number,
-        game=rules.game,
-        variant=rules.variant,
-        size=rules.size,
-        players=rules.player_names,
-        status=game.status,  # type: ignore[arg-type]
-        start=positions[0],
-        moves=moves,
-        positions=positions,
-        position=positions[-1],
-        ply=game.ply,
-        to_move=session.to_move,
-        legal_moves=(
-            [rules.format_move(m) for m in rules.legal_moves(session.position)]
-            if playing and outcome is None
-            else []
-        ),
-        result=result,
-        draw_offer=game.draw_offer,
-        clock=clock_out,
-        seats=[
-            fs.SeatOut(colour=t.colour, person=t.person, joined=t.joined_at is not None)
+        setup = {"stage": game.setup_stage, "placer": game.placer}
+    return {
+        "id": game.id,
+        "number": game.number,
+        "game": rules.game,
+        "variant": rules.variant,
+        "size": rules.size,
+        "players": list(rules.player_names),
+        "status": game.status,
+        "start": positions[0],
+        "moves": moves,
+        "positions": positions,
+        "position": positions[-1],
+        "ply": game.ply,
+        "to_move": mover,
+        "legal_moves": list(live.legal()) if playing and outcome is None else [],
+        "result": result,
+        "draw_offer": game.draw_offer,
+        "clock": clock_out,
+        "seats": [
+            {"colour": t.colour, "person": t.person, "joined": t.joined_at is not None}
             for t in game.seats
         ],
-        match=fs.MatchOut(id=game.match_id, games=count, score=score),
-        next_game=game.next_game_id,
-        facts=None if facts is None else s.BoardFactsOut.model_validate(facts),
-        setup=setup,
-        updated_at=game.updated_at,
-        you=None if seat is None else seat.colour,
-        person=None if seat is None else seat.person,
+        "match": {"id": game.match_id, "games": count, "score": [score[0], score[1]]},
+        "next_game": game.next_game_id,
+        "facts": live.facts(),
+        "setup": setup,
+        "updated_at": game.updated_at,
+    }
+
+
+def for_seat(shared: Public, seat: SeatView | None) -> fs.FriendStateOut:
+    """The state `shared` as `seat` (None: a spectator) sees it, as the API's model."""
+    return fs.FriendStateOut.model_validate(
+        {
+            **shared,
+            "you": None if seat is None else seat.colour,
+            "person": None if seat is None else seat.person,
+        }
     )
+
+
+def render(live: LiveGame, now: float, seat: SeatView | None = None) -> fs.FriendStateOut:
+    """The state of a game in memory at `now`, as `seat` (None: a spectator) sees it."""
+    return for_seat(public(live, now), seat)
 
 
 def apply(live: LiveGame, write: MoveWrite) -> None:
