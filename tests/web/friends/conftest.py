@@ -28,6 +28,16 @@ def store(db_url: str, clock: ManualClock) -> Iterator[FriendStore]:
 
 
 @pytest.fixture
+def two(db_url: str, clock: ManualClock) -> Iterator[tuple[FriendStore, FriendStore]]:
+    """Two stores on one database, as two server processes have."""
+    a = FriendStore(db_url, FriendLimits(), now=clock)
+    b = FriendStore(db_url, FriendLimits(), now=clock, migrate=False)
+    yield a, b
+    a.close()
+    b.close()
+
+
+@pytest.fixture
 def api(tmp_path: Path, db_url: str) -> Iterator[TestClient]:
     app = create_app(tables=tmp_path / "tables")
     app.state.friends.configure(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,16 +18,6 @@ from boardlab.web.friends import schemas as fs
 from boardlab.web.friends import views
 from boardlab.web.friends.models import Game, MoveRow
 from boardlab.web.friends.store import FriendLimits, FriendStore, Played
-
-
-@pytest.fixture
-def two(db_url: str, clock: ManualClock) -> Iterator[tuple[FriendStore, FriendStore]]:
-    """Two stores on one database, as two server processes."""
-    a = FriendStore(db_url, FriendLimits(), now=clock)
-    b = FriendStore(db_url, FriendLimits(), now=clock, migrate=False)
-    yield a, b
-    a.close()
-    b.close()
 
 
 def shared(state: fs.FriendStateOut) -> views.Public:

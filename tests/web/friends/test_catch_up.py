@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -17,17 +16,7 @@ from tests.web.friends.helpers import ManualClock, run_coroutine, started, token
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.events import Event, PostgresBus
 from boardlab.web.friends.live import LiveGame, MoveWrite
-from boardlab.web.friends.store import FriendLimits, FriendStore, Played, SeatError
-
-
-@pytest.fixture
-def two(db_url: str, clock: ManualClock) -> Iterator[tuple[FriendStore, FriendStore]]:
-    """Two stores on one database, as two server processes have."""
-    a = FriendStore(db_url, FriendLimits(), now=clock)
-    b = FriendStore(db_url, FriendLimits(), now=clock, migrate=False)
-    yield a, b
-    a.close()
-    b.close()
+from boardlab.web.friends.store import FriendStore, Played, SeatError
 
 
 class Statements:

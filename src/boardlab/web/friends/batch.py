@@ -27,53 +27,30 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 T = TypeVar("T")
+W = TypeVar("W")
 Change = Callable[[Session], Any]
 _Waiter = Future[Any] | asyncio.Future[Any]
 
 
-class Batch(Generic[T]):
-    """A typed handle on a `Batcher` for changes that return `T`."""
+class WriterThread(Generic[W]):
+    """One thread that takes the items waiting, up to `max_batch` at a time, and writes them
+    together (`_write`, a subclass's); `answer` settles their callers' futures, each event
+    loop's in one wake-up. Subclasses set their own fields before calling `__init__`, which
+    starts the thread."""
 
-    def __init__(self, batcher: Batcher) -> None:
-        self.batcher = batcher
-
-    def submit(self, change: Callable[[Session], T]) -> Future[T]:
-        fut: Future[T] = Future()
-        self.batcher.enqueue(change, fut)
-        return fut
-
-    def submit_async(self, change: Callable[[Session], T]) -> asyncio.Future[T]:
-        """`submit` for a caller in an event loop (answered in that loop)."""
-        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self.batcher.enqueue(change, fut)
-        return fut
-
-
-class Batcher:
-    """One thread committing the changes waiting, up to `max_batch` a transaction.
-    `begin` opens the write transaction (the store's `_tx`, which holds SQLite's write lock
-    in this process for its length)."""
-
-    def __init__(
-        self,
-        begin: Callable[[], AbstractContextManager[Session]],
-        max_batch: int = 128,
-        name: str = "change-batch",
-    ) -> None:
-        self.begin = begin
+    def __init__(self, max_batch: int, name: str) -> None:
         self.max_batch = max_batch
-        self._pending: list[tuple[Change, _Waiter]] = []
+        self._pending: list[tuple[W, _Waiter]] = []
         self._cond = threading.Condition()
         self._closed = False
-        self.batches = 0  # transactions committed (or tried): for tests and figures
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
         self._thread.start()
 
-    def enqueue(self, change: Change, fut: _Waiter) -> None:
+    def enqueue(self, item: W, fut: _Waiter) -> None:
         with self._cond:
             if self._closed:
                 raise RuntimeError("the shared games' writer is closed")
-            self._pending.append((change, fut))
+            self._pending.append((item, fut))
             self._cond.notify()
 
     def close(self) -> None:
@@ -94,6 +71,58 @@ class Batcher:
                 del self._pending[: self.max_batch]
             self._write(batch)
 
+    def _write(self, batch: list[tuple[W, _Waiter]]) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def answer(batch: list[tuple[W, _Waiter]], outcomes: list[Any]) -> None:
+        """Give each caller its outcome (an exception is raised to it)."""
+        loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
+        for (_, fut), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(fut, asyncio.Future):
+                loops.setdefault(fut.get_loop(), []).append((fut, outcome))
+            elif isinstance(outcome, BaseException):
+                fut.set_exception(outcome)
+            else:
+                fut.set_result(outcome)
+        for loop, waiters in loops.items():
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+                loop.call_soon_threadsafe(_settle, waiters)
+
+
+class Batch(Generic[T]):
+    """A typed handle on a `Batcher` for changes that return `T`."""
+
+    def __init__(self, batcher: Batcher) -> None:
+        self.batcher = batcher
+
+    def submit(self, change: Callable[[Session], T]) -> Future[T]:
+        fut: Future[T] = Future()
+        self.batcher.enqueue(change, fut)
+        return fut
+
+    def submit_async(self, change: Callable[[Session], T]) -> asyncio.Future[T]:
+        """`submit` for a caller in an event loop (answered in that loop)."""
+        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self.batcher.enqueue(change, fut)
+        return fut
+
+
+class Batcher(WriterThread[Change]):
+    """One thread committing the changes waiting, up to `max_batch` a transaction.
+    `begin` opens the write transaction (the store's `_tx`, which holds SQLite's write lock
+    in this process for its length)."""
+
+    def __init__(
+        self,
+        begin: Callable[[], AbstractContextManager[Session]],
+        max_batch: int = 128,
+        name: str = "change-batch",
+    ) -> None:
+        self.begin = begin
+        self.batches = 0  # transactions committed (or tried): for tests and figures
+        super().__init__(max_batch, name)
+
     def _write(self, batch: list[tuple[Change, _Waiter]]) -> None:
         outcomes: list[Any] = []
         self.batches += 1
@@ -113,17 +142,7 @@ class Batcher:
                     outcomes.append(out)
         except Exception as exc:  # the commit failed: nothing of the batch is stored
             outcomes = [exc] * len(batch)
-        loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
-        for (_, fut), outcome in zip(batch, outcomes, strict=True):
-            if isinstance(fut, asyncio.Future):
-                loops.setdefault(fut.get_loop(), []).append((fut, outcome))
-            elif isinstance(outcome, BaseException):
-                fut.set_exception(outcome)
-            else:
-                fut.set_result(outcome)
-        for loop, waiters in loops.items():
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
-                loop.call_soon_threadsafe(_settle, waiters)
+        self.answer(batch, outcomes)
 
 
 def _settle(waiters: list[tuple[asyncio.Future[Any], Any]]) -> None:

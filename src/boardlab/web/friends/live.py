@@ -16,7 +16,6 @@ grows with the load, so the cost of a commit is shared by many moves.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
 import logging
@@ -33,6 +32,7 @@ from sqlalchemy import Connection, Engine
 
 from boardlab.core.registry import AnyRules, get_game
 from boardlab.core.session import GameSession
+from boardlab.web.friends.batch import WriterThread
 from boardlab.web.friends.models import Game
 from boardlab.web.schemas import BoardFactsOut
 
@@ -332,7 +332,7 @@ class MoveWrite:
 MOVE_COLUMNS = ("updated_at", "draw_offer", "status", "turn_started_at")  # set by every move
 
 
-_Waiter = Future[bool] | asyncio.Future[bool]
+_Waiter = Future[Any] | asyncio.Future[Any]
 
 # SQLite's statements of a whole batch, each reading its rows from one JSON array of arrays
 # (`->>` and a built-in JSON: SQLite 3.38; UPDATE ... FROM: 3.33)
@@ -358,18 +358,7 @@ def _json_rows(rows: list[tuple[Any, ...]]) -> str:
     return json.dumps(rows, separators=(",", ":"), allow_nan=False)
 
 
-def _settle_waiters(waiters: list[tuple[asyncio.Future[bool], bool | BaseException]]) -> None:
-    """Settle the event loop's futures of one batch (in that loop: one wake-up a batch)."""
-    for fut, outcome in waiters:
-        if fut.done():  # its mover was cancelled
-            continue
-        if isinstance(outcome, BaseException):
-            fut.set_exception(outcome)
-        else:
-            fut.set_result(outcome)
-
-
-class GroupCommitter:
+class GroupCommitter(WriterThread[MoveWrite]):
     """One thread writing moves: each batch is one transaction, committed before any of its
     movers is answered. `submit` returns a future that is True once the move is stored, False
     when the game had changed (its version moved on), or raises the database's error;
@@ -384,25 +373,20 @@ class GroupCommitter:
         on_batch: Callable[[int], None] | None = None,
     ) -> None:
         self.engine = engine
-        self.max_batch = max_batch
         self.on_batch = on_batch
         # run inside each batch's transaction with the moves it stores (PostgreSQL's NOTIFY
         # is sent on commit, so the other processes hear of exactly the stored moves)
         self.announce: Callable[[Connection, list[MoveWrite]], None] | None = None
         self._postgres = engine.dialect.name == "postgresql"
         self._lock: AbstractContextManager[Any] = write_lock or nullcontext()
-        self._pending: list[tuple[MoveWrite, _Waiter]] = []
         # moves submitted in an event loop's current pass, handed over at its end (each
         # loop touches only its own entry)
         self._from_loops: dict[asyncio.AbstractEventLoop, list[tuple[MoveWrite, _Waiter]]] = {}
-        self._cond = threading.Condition()
-        self._closed = False
-        self._thread = threading.Thread(target=self._loop, name="group-commit", daemon=True)
-        self._thread.start()
+        super().__init__(max_batch, "group-commit")
 
     def submit(self, write: MoveWrite) -> Future[bool]:
         fut: Future[bool] = Future()
-        self._enqueue(write, fut)
+        self.enqueue(write, fut)
         return fut
 
     def submit_async(self, write: MoveWrite) -> asyncio.Future[bool]:
@@ -432,31 +416,6 @@ class GroupCommitter:
             self._pending.extend(waiting)
             self._cond.notify()
 
-    def _enqueue(self, write: MoveWrite, fut: _Waiter) -> None:
-        with self._cond:
-            if self._closed:
-                raise RuntimeError("the shared games' writer is closed")
-            self._pending.append((write, fut))
-            self._cond.notify()
-
-    def close(self) -> None:
-        """Write what is waiting, then stop."""
-        with self._cond:
-            self._closed = True
-            self._cond.notify()
-        self._thread.join(30)
-
-    def _loop(self) -> None:
-        while True:
-            with self._cond:
-                while not self._pending and not self._closed:
-                    self._cond.wait()
-                if not self._pending and self._closed:
-                    return
-                batch = self._pending[: self.max_batch]
-                del self._pending[: self.max_batch]
-            self._write(batch)
-
     def _write(self, batch: list[tuple[MoveWrite, _Waiter]]) -> None:
         outcomes: list[bool | BaseException]
         try:
@@ -466,17 +425,7 @@ class GroupCommitter:
         else:
             if self.on_batch is not None:
                 self.on_batch(len(batch))
-        loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[bool], Any]]] = {}
-        for (_, fut), outcome in zip(batch, outcomes, strict=True):
-            if isinstance(fut, asyncio.Future):
-                loops.setdefault(fut.get_loop(), []).append((fut, outcome))
-            elif isinstance(outcome, BaseException):
-                fut.set_exception(outcome)
-            else:
-                fut.set_result(outcome)
-        for loop, waiters in loops.items():
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
-                loop.call_soon_threadsafe(_settle_waiters, waiters)
+        self.answer(batch, outcomes)
 
     def _transaction(self, writes: list[MoveWrite]) -> list[bool]:
         # plain SQL in the driver's own parameter style: the batch's statements are the same
