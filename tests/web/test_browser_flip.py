@@ -20,9 +20,25 @@ def centre(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
+def drawn(loc: Any) -> dict[str, float]:
+    """Where the element of locator `loc` is drawn, once it is: the board is drawn again when
+    the players change, and an element between two drawings has no box."""
+    for _ in range(100):
+        loc.wait_for(state="visible")
+        got = loc.bounding_box()
+        if got is not None:
+            return dict(got)
+        loc.page.wait_for_timeout(50)
+    raise AssertionError(f"{loc} is never drawn")
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    return drawn(page.locator(selector))
+
+
 def press_at(page: Any, selector: str, phone: bool) -> None:
     """Touch or click the screen where `selector` is drawn (by its place, not the element)."""
-    x, y = centre(page.locator(selector).bounding_box())
+    x, y = centre(box(page, selector))
     if phone:
         page.touchscreen.tap(x, y)
     else:
@@ -35,8 +51,8 @@ def moves_now(page: Any) -> str:
 
 def drawn_top_right(page: Any, a: str, b: str) -> bool:
     """Whether square `a` is drawn right of and above square `b`."""
-    pa = page.locator(f"[data-sq={a}]").bounding_box()
-    pb = page.locator(f"[data-sq={b}]").bounding_box()
+    pa = box(page, f"[data-sq={a}]")
+    pb = box(page, f"[data-sq={b}]")
     return bool(pa["x"] > pb["x"] and pa["y"] < pb["y"])
 
 
@@ -60,16 +76,16 @@ def test_a_flipped_dodgem_board_plays_the_square_clicked(
     assert page.get_attribute("#flip", "aria-pressed") == "true"
     # turned half round: a1 top right, c3 bottom left
     assert drawn_top_right(page, "a1", "c3")
-    a_label = page.locator("#board text.coord", has_text="a").first.bounding_box()
-    c_label = page.locator("#board text.coord", has_text="c").first.bounding_box()
+    a_label = drawn(page.locator("#board text.coord", has_text="a").first)
+    c_label = drawn(page.locator("#board text.coord", has_text="c").first)
     assert a_label["x"] > c_label["x"]  # the files read c b a from the left
     # Blue's car on a2 to b2, pressed where they are drawn now
     press_at(page, "[data-sq=a2]", phone)
     press_at(page, "[data-sq=b2]", phone)
     page.wait_for_function("() => location.hash.includes('moves=a2-b2')")
     # Red's car on b1 leaves by the edge drawn at the bottom now (its strip moved there)
-    strip = page.locator(".exit-strip.exit-1").bounding_box()
-    board = page.locator("[data-sq=b1]").bounding_box()
+    strip = drawn(page.locator(".exit-strip.exit-1"))
+    board = drawn(page.locator("[data-sq=b1]"))
     assert strip["y"] > board["y"] + board["height"] - 1
     # remembered: the reloaded page is still flipped
     page.reload()
@@ -96,14 +112,14 @@ def test_a_flipped_dot_dash_board_plays_the_point_tapped(
     page.goto(f"{live_server}/#game=dotdash&variant=standard&size=13&start={LONE}")
     page.wait_for_function("() => document.querySelectorAll('[data-pt]').length === 169")
     two_humans(page)
-    b1 = page.locator("[data-pt=B1]").bounding_box()
+    b1 = drawn(page.locator("[data-pt=B1]"))
     if phone:
         page.tap("#flip")
     else:
         page.locator("body").press("f")
     assert page.get_attribute("#flip", "aria-pressed") == "true"
     # B1 is drawn where L13 was: top right, one point in from the corner
-    flipped_b1 = page.locator("[data-pt=B1]").bounding_box()
+    flipped_b1 = drawn(page.locator("[data-pt=B1]"))
     assert flipped_b1["x"] > b1["x"] and flipped_b1["y"] < b1["y"]
     xs = page.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('.dd-coord')]
@@ -113,8 +129,8 @@ def test_a_flipped_dot_dash_board_plays_the_point_tapped(
     press_at(page, "[data-pt=G7]", phone)
     page.wait_for_selector("svg .selected")
     # G7 to G4 goes up the drawing now: the target is drawn above the stone
-    stone = page.locator("[data-pt=G7]").bounding_box()
-    target = page.locator("circle.target[data-target=G4]").bounding_box()
+    stone = drawn(page.locator("[data-pt=G7]"))
+    target = drawn(page.locator("circle.target[data-target=G4]"))
     assert target["y"] < stone["y"]
     press_at(page, "circle.target[data-target=G4]", phone)
     page.wait_for_function("() => location.hash.includes('G7-G4')")
