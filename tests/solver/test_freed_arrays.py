@@ -1,4 +1,4 @@
-"""The solver and the verifier give freed arrays back to the system: without that, glibc
+"""The verifier gives freed arrays back to the system: without that, glibc
 keeps a dropped child tier in its heap, and the resident set outgrows the memory budget."""
 
 from __future__ import annotations
