@@ -232,6 +232,8 @@ def tier_progress(
         err_console.print(f"Dask dashboard: {link}", soft_wrap=True, highlight=False)
 
     if not err_console.is_terminal:
+        from boardlab.solver.estimate import span
+
         state: dict[str, float] = {}
 
         def line(level: int, done: int, packs: int, positions: int, total: int) -> None:
@@ -244,7 +246,7 @@ def tier_progress(
             state["last"], state["level"] = now, level
             dt = now - state["t0"]
             rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
-            left = f"about {(total - positions) / rate / 3600:.1f} h left" if rate > 0 else ""
+            left = f"about {span((total - positions) / rate)} left" if rate > 0 else ""
             stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
             print(
                 f"{stamp} level {level}: {done}/{packs} {unit}; {positions:,}/{total:,} positions "
