@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from boardlab.ai import league
 from boardlab.ai.league import (
+    GameSpec,
     PairResult,
     game_seed,
     head_to_head,
@@ -28,6 +33,34 @@ def test_results_do_not_depend_on_jobs() -> None:
     assert [r.as_dict() for r in one] == [r.as_dict() for r in two]
     assert len(one) == 6
     assert all(r.win + r.loss + r.draw == 3 for r in one)
+
+
+_MARKS = "BOARDLAB_TEST_LEAGUE_MARKS"
+
+
+def _first_quick_then_slow(spec: GameSpec) -> tuple[GameSpec, str, int]:
+    """A stand-in game for the worker processes: game 0 ends at once, every other one
+    lingers and then leaves a mark, so a mark shows a game that was let run on."""
+    if spec.index > 0:
+        time.sleep(20)
+        Path(os.environ[_MARKS], f"{spec.index}-{os.getpid()}").touch()
+    return spec, "win", 1
+
+
+def test_an_interrupt_ends_the_worker_processes_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during a league with --jobs: no game in play is waited for, no worker is left."""
+    monkeypatch.setenv(_MARKS, str(tmp_path))
+    monkeypatch.setattr(league, "play_spec", _first_quick_then_slow)
+
+    def stop(spec: GameSpec, outcome: str) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_league("dodgem", "classic", 3, ["1", "2"], 4, jobs=2, on_game=stop)
+    assert multiprocessing.active_children() == []
+    assert list(tmp_path.iterdir()) == []  # the lingering games were ended, not finished
 
 
 def test_seeds_differ_per_game_and_pair() -> None:

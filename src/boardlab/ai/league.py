@@ -26,10 +26,11 @@ stopped, and one run again with more games or another player plays only the new 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import random
+import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -278,6 +279,9 @@ class Journal:
         self.games[self.key(spec)] = outcome
 
 
+_IGNORE_INTERRUPT = (signal.SIGINT, signal.SIG_IGN)
+
+
 def run_league(
     game: str,
     variant: str | None,
@@ -355,11 +359,18 @@ def run_league(
             _, outcome, plies = play_spec(spec)
             record(spec, outcome, plies)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_spec, s) for s in todo]
-            for fut in as_completed(futures):
-                spec, outcome, plies = fut.result()
+        # Ctrl-C reaches the whole process group: the workers ignore it and the parent ends
+        # them at once, games in play and all (a journal keeps every game that finished)
+        pool = multiprocessing.Pool(jobs, initializer=signal.signal, initargs=_IGNORE_INTERRUPT)
+        try:
+            for spec, outcome, plies in pool.imap_unordered(play_spec, todo):
                 record(spec, outcome, plies)
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
     return list(results.values())
 
 
