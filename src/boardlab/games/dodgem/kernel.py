@@ -115,7 +115,7 @@ def perft_buffer(size: int, depth: int) -> npt.NDArray[np.int64]:
 
 
 @nb.njit(cache=True, inline="always")
-def terminal_winner(first, second, side, car_move_count, blocked, misere):  # type: ignore[no-untyped-def]
+def terminal_winner(first, second, side, car_move_count, blocked, misere):
     """Rules 1 and 2 in order: the winner (0 or 1) if the position is over, else -1.
 
     `car_move_count` is the number of car moves of the side to move; pass 1 (or any
@@ -134,7 +134,7 @@ def terminal_winner(first, second, side, car_move_count, blocked, misere):  # ty
 
 
 @nb.njit(cache=True)
-def car_moves(mine, occupied, side_steps, out):  # type: ignore[no-untyped-def]
+def car_moves(mine, occupied, side_steps, out):
     """Write the (source, destination) pairs of one side's car moves into `out`, squares in
     ascending order and each car's steps in step-array order; return their number."""
     count = 0
@@ -156,7 +156,7 @@ def car_moves(mine, occupied, side_steps, out):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def expand(first, second, side, steps, blocked, misere, out):  # type: ignore[no-untyped-def]
+def expand(first, second, side, steps, blocked, misere, out):
     """Write the legal moves of a position into `out` and return their number; 0 when the
     position is over (`terminal_winner` names the winner)."""
     if terminal_winner(first, second, side, 1, blocked, misere) >= 0:
@@ -171,7 +171,7 @@ def expand(first, second, side, steps, blocked, misere, out):  # type: ignore[no
 
 
 @nb.njit(cache=True)
-def play(first, second, side, src, dst):  # type: ignore[no-untyped-def]
+def play(first, second, side, src, dst):
     """The two masks after `side` moves a car from `src` to `dst` (EXIT: off the board);
     a pass (`src == PASS_MARK`) changes nothing."""
     if src == PASS_MARK:
@@ -187,7 +187,7 @@ def play(first, second, side, src, dst):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def perft(first, second, side, depth, steps, blocked, misere, buf):  # type: ignore[no-untyped-def]
+def perft(first, second, side, depth, steps, blocked, misere, buf):
     """Leaf count of the move tree at `depth` plies (a finished position has no children;
     repetition is ignored), depth first with an explicit stack of `buf` levels."""
     if depth == 0:

@@ -51,7 +51,7 @@ _BLOCKED = {"wins": WINS, "loses": LOSES, "passes": PASSES}
 
 
 @nb.njit(cache=True)
-def _car_moves(masks, sorted_masks, order, key_of, key_offset, n, steps, width):  # type: ignore[no-untyped-def]
+def _car_moves(masks, sorted_masks, order, key_of, key_offset, n, steps, width):
     """Every car move of every placement of one side: per placement g and move j, the bit of
     the destination square (0: the car leaves the board), and the key and the number within
     it of the placement after the move; `count[g]` moves."""
@@ -148,7 +148,7 @@ def board(size: int, geometry: str) -> Board:
 
 
 @nb.njit(cache=True, inline="always")
-def _fold(c, lost, drawn, won, bad):  # type: ignore[no-untyped-def]
+def _fold(c, lost, drawn, won, bad):
     """Take a child's stored code (for the opponent) into what is known of the position."""
     if c == 0:
         bad = True
@@ -166,7 +166,7 @@ def _fold(c, lost, drawn, won, bad):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _result(lost, drawn, won, bad):  # type: ignore[no-untyped-def]
+def _result(lost, drawn, won, bad):
     if bad:
         return BAD_CHILD
     if lost < (1 << 30):
@@ -177,7 +177,7 @@ def _result(lost, drawn, won, bad):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _cleared(mover, other, misere):  # type: ignore[no-untyped-def]
+def _cleared(mover, other, misere):
     """The code of a position in which a side has no cars left, else 0. The side that has
     just moved (`other`, the opponent of the side to move) is looked at first: it cleared
     with its move. The side that clears wins, or loses in misère."""
@@ -189,9 +189,7 @@ def _cleared(mover, other, misere):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, nogil=True)
-def derive_full(  # type: ignore[no-untyped-def]
-    a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, joined, views, out
-):
+def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, joined, views, out):
     """The code every position of the full tier (a, b) must hold, into `out`.
 
     `joined` holds the tier's own codes (full layout) from 0, then its children's stored
@@ -308,7 +306,7 @@ def derive_full(  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, nogil=True)
-def fold_back(where, full, stored, out):  # type: ignore[no-untyped-def]
+def fold_back(where, full, stored, out):
     """Derived codes of stored entries from those of the full tier: `where[i]` the stored entry
     of full index i. An entry keeps its stored code unless a position it stands for derives
     another, which it then takes."""
