@@ -38,7 +38,7 @@ BAD_CHILD, TOO_DEEP, NO_MOVES, TOO_BIG = -1, -2, -3, -4
 
 
 @nb.njit(cache=True, inline="always")
-def _push(head, ev, ev_next, n_ev, r, p, kind):  # type: ignore[no-untyped-def]
+def _push(head, ev, ev_next, n_ev, r, p, kind):
     ev[n_ev] = (p << 2) | kind
     ev_next[n_ev] = head[r]
     head[r] = n_ev
@@ -167,7 +167,7 @@ def run_solve(
 # functions as arguments in a new process (it would compile again and pile up entries, and
 # saving fails once an old entry's functions are gone); it compiles once per process
 @nb.njit(cache=False, nogil=True)
-def solve_tier(  # type: ignore[no-untyped-def]
+def solve_tier(
     primitive, moves, unmoves, ctx, size, max_moves, child_codes, child_base, code, work
 ):
     """`solve_tier_body` for a game that has no compiled entry of its own (`work`: the
@@ -178,7 +178,7 @@ def solve_tier(  # type: ignore[no-untyped-def]
 
 
 @nb.njit(inline="always")
-def solve_tier_body(  # type: ignore[no-untyped-def]
+def solve_tier_body(
     primitive,
     moves,
     unmoves,
@@ -213,7 +213,7 @@ def solve_tier_body(  # type: ignore[no-untyped-def]
 
 
 @nb.njit(inline="always")
-def child_value(cc, winc, lc, hd):  # type: ignore[no-untyped-def]
+def child_value(cc, winc, lc, hd):
     """Fold a child's code (for the opponent, who moves there; never INVALID) into the
     position's fastest win `winc` (NONE: none yet), longest loss `lc` and whether a child is
     drawn `hd`. Without branches: children's codes follow no pattern a processor predicts,
@@ -228,7 +228,7 @@ def child_value(cc, winc, lc, hd):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(inline="always")
-def record(work, p, c, winc, lc, hd):  # type: ignore[no-untyped-def]
+def record(work, p, c, winc, lc, hd):
     """Store what the first pass found of undecided position p: `c` moves inside the tier
     (counted as often as `unmoves` lists p's parent), the fastest win through a child tier
     `winc` (NONE: none), the longest loss `lc` and whether a child is drawn `hd`."""
@@ -240,9 +240,7 @@ def record(work, p, c, winc, lc, hd):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(inline="always")
-def first_pass_body(  # type: ignore[no-untyped-def]
-    primitive, moves, ctx, size, child_codes, child_base, code, work
-):
+def first_pass_body(primitive, moves, ctx, size, child_codes, child_base, code, work):
     """The kernel's first pass, one position at a time: the code of every decided position
     (invalid index, or finished) with flag 1, and for the others what `record` keeps. Every
     entry read later is written here first: the arrays may be reused dirty. Returns 0, or
@@ -283,7 +281,7 @@ def first_pass_body(  # type: ignore[no-untyped-def]
 
 
 @nb.njit(inline="always")
-def propagate_body(unmoves, ctx, size, code, work):  # type: ignore[no-untyped-def]
+def propagate_body(unmoves, ctx, size, code, work):
     """The kernel after its first pass: queue what is known (finished positions at 0, wins
     through a child tier, positions whose every move is a known win for the opponent), then
     decide positions in order of remoteness through `unmoves`; what is left is a draw.
@@ -349,7 +347,7 @@ def propagate_body(unmoves, ctx, size, code, work):  # type: ignore[no-untyped-d
 
 
 @nb.njit(inline="always")
-def reach_tier_body(  # type: ignore[no-untyped-def]
+def reach_tier_body(
     primitive, moves, ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
 ):
     """Mark everything reachable inside a tier from its marked positions (`mark`, one byte
@@ -384,7 +382,7 @@ def reach_tier_body(  # type: ignore[no-untyped-def]
 
 # not cached on disk, like solve_tier
 @nb.njit(cache=False, nogil=True)
-def reach_tier(  # type: ignore[no-untyped-def]
+def reach_tier(
     primitive, moves, ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx
 ):
     """`reach_tier_body` for a game that has no compiled entry of its own."""
