@@ -32,6 +32,7 @@ from boardlab.core.registry import get_game, make_rules
 from boardlab.web.friends import clock, views
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.batch import Batch
+from boardlab.web.friends.live import GameView, LiveGame
 from boardlab.web.friends.models import Game, Match, Seat
 from boardlab.web.friends.moves import StoreMoves
 from boardlab.web.friends.storecore import (
@@ -294,12 +295,15 @@ class FriendStore(StoreMoves):
         both players asking, gives the same game). A game with a setup stage has it again,
         the other person placing."""
         with self._tx() as db:
-            game = self._load(db, game_id)
+            game = self._load(db, game_id, moves=False)  # the ended copy has them, or none
             seat = self._seat_of(game, token)
             if game.status in OPEN:
                 raise IllegalMoveError("a rematch follows a finished game")
             if game.next_game_id is not None:
                 return fs.RematchOut(id=game.next_game_id)
+            ended = self.live.ended(game_id)
+            if ended is not None and ended.view.version != game.version:
+                ended = None
             self._check_bounds(db, game.creator_addr)
             now = self.now()
             placer = None if game.placer is None else 1 - game.placer
@@ -321,6 +325,8 @@ class FriendStore(StoreMoves):
                 turn_started_at=now if placer is None else None,
                 setup_stage=None if placer is None else "place",
                 placer=placer,
+                moves=[],  # known empty: its copy in memory is made without asking
+                result=None,
             )
             db.add(nxt)
             nxt.seats = [
@@ -336,6 +342,17 @@ class FriendStore(StoreMoves):
             game.next_game_id = nxt.id
             game.updated_at = now
             del seat
+            db.flush()
+            # both games in memory once committed: the ended one's final state now links
+            # the next, which its players open at once
+            if ended is not None:
+                self._made.live = ended.with_view(GameView.of(game))
+                count, points = ended.score
+                score = (count + 1, points)
+            else:
+                score = self._score(db, game.match_id)
+            r = self._replay(nxt)
+            self._made.others.append(LiveGame(GameView.of(nxt), r.rules, r.session, score))
             return fs.RematchOut(id=nxt.id)
 
     # -- the setup stage -------------------------------------------------------------------

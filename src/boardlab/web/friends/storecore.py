@@ -158,6 +158,7 @@ def _changes(method: Callable[..., T]) -> Callable[..., T]:
     def changing(self: StoreCore, game_id: str, *args: Any, **kwargs: Any) -> T:
         for _ in range(3):
             self._made.live = None
+            self._made.others = []
             try:
                 out = method(self, game_id, *args, **kwargs)
             except StaleDataError:
@@ -171,6 +172,8 @@ def _changes(method: Callable[..., T]) -> Callable[..., T]:
                 self.live.put(made)
             else:
                 self.live.drop(game_id)
+            for other in self._made.others:  # other games the change made (a rematch's)
+                self.live.put(other)
             return out
         self.live.drop(game_id)
         raise StaleMoveError("the game changed meanwhile: try again")
@@ -246,15 +249,16 @@ class StoreCore:
             yield db
 
     # -- reading ---------------------------------------------------------------------------
-    def _load(self, db: Session, game_id: str) -> Game:
+    def _load(self, db: Session, game_id: str, moves: bool = True) -> Game:
+        """The game's row with its seats and result, and its moves unless `moves` is False
+        (a change that needs no replay: the moves are then read only if asked for)."""
         if not isinstance(game_id, str) or not 10 <= len(game_id) <= 32:
             raise NoSuchGameError("no such shared game")
+        options = [joinedload(Game.seats), joinedload(Game.result)]
+        if moves:
+            options.append(selectinload(Game.moves))
         game = (
-            db.execute(
-                select(Game)
-                .where(Game.id == game_id)
-                .options(joinedload(Game.seats), joinedload(Game.result), selectinload(Game.moves))
-            )
+            db.execute(select(Game).where(Game.id == game_id).options(*options))
             .unique()
             .scalar_one_or_none()
         )
@@ -323,6 +327,8 @@ class StoreCore:
         """The game in memory, read from the database when absent or, with `check`, when
         the database's version has moved on (another process or store changed it)."""
         live = self.live.get(game_id)
+        if live is None:  # an ended game's copy serves its last state (it may be stale)
+            live, check = self.live.ended(game_id), True
         if live is not None and check:
             with self._read() as db:
                 version = db.scalar(select(Game.version).where(Game.id == game_id))
