@@ -147,11 +147,12 @@ class LiveGame:
     _facts: tuple[Callable[[Any, Any], Any] | None] | None = field(default=None, repr=False)
     _facts_of: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
 
-    def with_view(self, view: GameView) -> LiveGame:
-        """A copy of this ended game with its row changed (`view`: a rematch's link to the
-        next game): the same session (no move comes after the end) and its texts so far."""
+    def with_view(self, view: GameView, score: Score) -> LiveGame:
+        """A copy of this ended game with its row and its match's score changed (a rematch
+        links the next game, which the match counts): the same session (no move comes
+        after the end) and its texts so far."""
         return LiveGame(
-            view, self.rules, self.session, self.score,
+            view, self.rules, self.session, score,
             _texts=list(self._texts), _moves=list(self._moves),
             _positions=list(self._positions), _start=self._start, _legal=self._legal,
             _facts=self._facts, _facts_of=self._facts_of,
@@ -220,7 +221,7 @@ class LiveGames:
     game from the database."""
 
     def __init__(
-        self, capacity: int = 4096, over_capacity: int = 16384, ended_capacity: int = 512
+        self, capacity: int = 4096, over_capacity: int = 16384, ended_capacity: int = 128
     ) -> None:
         self.capacity = capacity
         self.over_capacity = over_capacity

@@ -346,9 +346,9 @@ class FriendStore(StoreMoves):
             # both games in memory once committed: the ended one's final state now links
             # the next, which its players open at once
             if ended is not None:
-                self._made.live = ended.with_view(GameView.of(game))
                 count, points = ended.score
                 score = (count + 1, points)
+                self._made.live = ended.with_view(GameView.of(game), score)
             else:
                 score = self._score(db, game.match_id)
             r = self._replay(nxt)
