@@ -195,11 +195,16 @@ class StoreCore:
         self.url = url
         self.limits = limits or FriendLimits()
         self.now = now
-        self.engine: Engine = dbmod.make_engine(url, full_sync=self.limits.full_sync)
+        # SQLite's log is checkpointed by a thread of its own, not inside the commit that
+        # fills it (the moves of that commit would wait for the database file's sync)
+        self.engine: Engine = dbmod.make_engine(
+            url, full_sync=self.limits.full_sync, autocheckpoint=False
+        )
         if migrate:
             dbmod.upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.sqlite = self.engine.dialect.name == "sqlite"
+        self._checkpointer = dbmod.Checkpointer(self.engine) if self.sqlite else None
         self._write_lock = threading.Lock()
         # reads take no write lock (SQLite in WAL mode lets them run beside the writer)
         self.read_engine: Engine = (
@@ -232,6 +237,8 @@ class StoreCore:
         """Write the moves waiting, then release the database's connections."""
         self.committer.close()
         self.batcher.close()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         self.engine.dispose()
         self.read_engine.dispose()
 
