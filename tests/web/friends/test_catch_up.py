@@ -233,8 +233,9 @@ def test_a_rematch_replays_nothing_and_a_stale_ended_copy_is_read_again(
     finish(a, created.id, swapped=False)
     assert a.live.ended(created.id) is not None
     second = b.rematch(created.id, created.invite_token).id  # b changes the ended game
-    assert a.state(created.id).next_game == second  # a's copy was stale: read again
+    # a's copy is stale: its rematch finds the row changed and answers b's next game
     assert a.rematch(created.id, created.token).id == second
+    assert a.state(created.id).next_game == second
     last = finish(a, second, swapped=True)
     moves_read: list[str] = []
     event.listen(
