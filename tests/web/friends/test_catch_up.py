@@ -210,3 +210,46 @@ def test_a_finished_game_is_not_kept_in_memory(store: FriendStore) -> None:
     resigned = started(store)
     store.resign(resigned.id, resigned.token)
     assert store.live.get(resigned.id) is None and store.live.is_over(resigned.id)
+
+
+def test_a_rematch_replays_nothing_and_a_stale_ended_copy_is_read_again(
+    two: tuple[FriendStore, FriendStore],
+) -> None:
+    """The copy of a game that just ended serves the rematch: the next game is made in memory
+    with it (both players open it at once), and the ended game's state links it, without
+    reading a move from the database. An ended copy that another process changed (its own
+    rematch) is read again."""
+    a, b = two
+    created = started(a)
+
+    def finish(store: FriendStore, game_id: str, swapped: bool) -> fs.FriendStateOut:
+        state = store.state(game_id)
+        while state.status == "playing":
+            mine = (state.to_move == created.colour) != swapped
+            tok = created.token if mine else created.invite_token
+            state = store.move(game_id, tok, state.legal_moves[0], state.ply)
+        return state
+
+    finish(a, created.id, swapped=False)
+    assert a.live.ended(created.id) is not None
+    second = b.rematch(created.id, created.invite_token).id  # b changes the ended game
+    # a's copy is stale: its rematch finds the row changed and answers b's next game
+    assert a.rematch(created.id, created.token).id == second
+    assert a.state(created.id).next_game == second
+    last = finish(a, second, swapped=True)
+    moves_read: list[str] = []
+    event.listen(
+        a.read_engine,
+        "before_cursor_execute",
+        lambda *args: moves_read.append(args[2]) if "FROM moves" in args[2] else None,
+    )
+    third = a.rematch(second, created.token).id
+    assert a.live.get(third) is not None  # made in memory with the rematch
+    after = a.state(second)
+    assert after.next_game == third and after.moves == last.moves
+    first = a.join(third, created.invite_token)
+    assert (first.ply, first.status, first.match.games) == (0, "playing", 3)
+    assert moves_read == []
+    # the same, read by a store that kept nothing, is the database's
+    assert public(b.state(second)) == public(after)
+    assert public(b.state(third)) == public(a.state(third))

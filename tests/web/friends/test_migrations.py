@@ -30,6 +30,10 @@ def test_an_empty_database_gets_the_newest_schema(db_url: str) -> None:
         for name, table in Base.metadata.tables.items():
             cols = {c["name"] for c in inspect(st.engine).get_columns(name)}
             assert {c.name for c in table.columns} == cols, name
+            # and each model index, by name and columns
+            indexes = {i["name"]: i["column_names"] for i in inspect(st.engine).get_indexes(name)}
+            for index in table.indexes:
+                assert indexes.get(index.name) == [c.name for c in index.columns], index.name
     finally:
         st.close()
     # opening again is a no-op
@@ -113,3 +117,21 @@ def test_postgresql_urls_name_psycopg_and_bad_urls_are_one_line() -> None:
     assert dbmod.make_engine("postgresql://u@127.0.0.1/db").dialect.driver == "psycopg"
     with pytest.raises(UsageError, match="not a database URL"):
         dbmod.make_engine("no-such-scheme")
+
+
+def test_a_clients_open_games_are_counted_without_reading_its_finished_ones(
+    tmp_path: Path,
+) -> None:
+    """The bound on a client's open games counts them by address and status through one
+    index (SQLite's plan): by address alone, every finished game of the address is read."""
+    st = FriendStore(dbmod.sqlite_url(tmp_path / "plan.sqlite3"))
+    try:
+        with st.engine.connect() as conn:
+            plan = conn.exec_driver_sql(
+                "EXPLAIN QUERY PLAN SELECT count(*) FROM games "
+                "WHERE status IN ('waiting', 'playing') AND creator_addr = 'a'"
+            ).all()
+        detail = " ".join(str(row[-1]) for row in plan)
+        assert "ix_games_creator_status (creator_addr=? AND status=?)" in detail, detail
+    finally:
+        st.close()

@@ -328,3 +328,28 @@ def test_any_registered_game_can_be_shared(store: FriendStore) -> None:
         assert final.result.winner == session.result.winner
     finally:
         unregister(NIM.name)
+
+
+def test_sqlite_commits_leave_the_checkpoint_to_its_own_thread(tmp_path: Path) -> None:
+    """The store's commits never copy SQLite's log back into the database file (the moves of
+    the commit that filled it would wait for that); its checkpointer copies all of it."""
+    from boardlab.web.friends import db as dbmod
+
+    st = FriendStore(dbmod.sqlite_url(tmp_path / "wal.sqlite3"))
+    try:
+        with st.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+        created = started(st)
+        state = st.state(created.id)
+        for _ in range(6):
+            tok = token_to_move(created, state)
+            state = st.move(created.id, tok, state.legal_moves[0], state.ply)
+        logged, copied = dbmod.checkpoint(st.engine)
+        assert logged > 0 and copied == logged
+    finally:
+        st.close()
+    # other engines (the command line's, the migrations') keep SQLite's own checkpoints
+    plain = dbmod.make_engine(dbmod.sqlite_url(tmp_path / "wal.sqlite3"))
+    with plain.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
+    plain.dispose()

@@ -11,6 +11,8 @@ started at once one migrates and the other waits, then finds the schema current.
 
 from __future__ import annotations
 
+import logging
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from boardlab.core.errors import UsageError
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+log = logging.getLogger("boardlab.web.friends")
 
 
 def default_database_url() -> str:
@@ -64,13 +67,18 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str, immediate: bool = True, full_sync: bool = True) -> Engine:
+def make_engine(
+    url: str, immediate: bool = True, full_sync: bool = True, autocheckpoint: bool = True
+) -> Engine:
     """An engine for `url`; a URL SQLAlchemy cannot read (or whose driver is missing) is a
     UsageError with one line. With SQLite, `immediate` transactions take the write lock at
     their start (for writers); without it they start deferred (for readers). `full_sync`
     (the default) syncs the log to disk at every commit, so an acknowledged change survives
     even a power cut; without it (synchronous=NORMAL) it survives a killed process, not
-    necessarily a power cut, and commits are much cheaper."""
+    necessarily a power cut, and commits are much cheaper. Without `autocheckpoint`, an
+    SQLite commit never copies the log back into the database file (SQLite's default does it
+    inside the commit that fills 1000 pages of log, which then waits for it): the caller
+    runs `checkpoint` itself, off the commits' path."""
     url = normalise_url(url)
     try:
         parsed = make_url(url)
@@ -100,11 +108,55 @@ def make_engine(url: str, immediate: bool = True, full_sync: bool = True) -> Eng
     except (NoSuchModuleError, ImportError) as exc:
         raise UsageError(f"cannot open database {parsed.render_as_string()}: {exc}") from None
     if sqlite:
-        _sqlite_setup(engine, immediate, full_sync)
+        _sqlite_setup(engine, immediate, full_sync, autocheckpoint)
     return engine
 
 
-def _sqlite_setup(engine: Engine, immediate: bool, full_sync: bool) -> None:
+def checkpoint(engine: Engine) -> tuple[int, int]:
+    """Copy what SQLite's log holds back into the database file, as far as no reader still
+    needs it (a passive checkpoint: writers and readers go on meanwhile); the pages in the
+    log, and how many of them are in the database file now."""
+    conn = engine.raw_connection()
+    try:
+        cursor = conn.cursor()
+        cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        row: Any = cursor.fetchone()
+        _, logged, copied = row
+        cursor.close()
+    finally:
+        conn.close()
+    return int(logged), int(copied)
+
+
+class Checkpointer:
+    """A thread that checkpoints an SQLite database every `every_s` seconds (see
+    `checkpoint`), for engines made without `autocheckpoint`; `close` stops it after a last
+    checkpoint. A failed checkpoint is logged and tried again next time."""
+
+    def __init__(self, engine: Engine, every_s: float = 1.0) -> None:
+        self.engine = engine
+        self.every_s = every_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every_s):
+            self._once()
+        self._once()
+
+    def _once(self) -> None:
+        try:
+            checkpoint(self.engine)
+        except Exception:  # a busy or vanished file: the next round tries again
+            log.warning("shared games: checkpoint failed", exc_info=True)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(30)
+
+
+def _sqlite_setup(engine: Engine, immediate: bool, full_sync: bool, autocheckpoint: bool) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, record: Any) -> None:
         dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" below starts them
@@ -112,6 +164,8 @@ def _sqlite_setup(engine: Engine, immediate: bool, full_sync: bool) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={'FULL' if full_sync else 'NORMAL'}")
         cursor.execute("PRAGMA foreign_keys=ON")
+        if not autocheckpoint:
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
     @event.listens_for(engine, "begin")

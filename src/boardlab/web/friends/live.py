@@ -147,6 +147,17 @@ class LiveGame:
     _facts: tuple[Callable[[Any, Any], Any] | None] | None = field(default=None, repr=False)
     _facts_of: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
 
+    def with_view(self, view: GameView, score: Score) -> LiveGame:
+        """A copy of this ended game with its row and its match's score changed (a rematch
+        links the next game, which the match counts): the same session (no move comes
+        after the end) and its texts so far."""
+        return LiveGame(
+            view, self.rules, self.session, score,
+            _texts=list(self._texts), _moves=list(self._moves),
+            _positions=list(self._positions), _start=self._start, _legal=self._legal,
+            _facts=self._facts, _facts_of=self._facts_of,
+        )  # fmt: skip
+
     def facts(self) -> dict[str, Any] | None:
         """The board's facts in the current position as JSON values (None: the game declares
         none); checked against the schema only when they change."""
@@ -202,29 +213,46 @@ class LiveGame:
 
 class LiveGames:
     """The live games of one store, the most recently used kept (at most `capacity`; one
-    that fell out is read again when next used). A finished game is not kept: no move will
-    come, and a busy server finishes thousands of games an hour; only its id is remembered
-    (the most recent `over_capacity`), so the clock watcher knows it needs no look."""
+    that fell out is read again when next used). A finished game is not kept among them: no
+    move will come, and a busy server finishes thousands of games an hour. Its id is
+    remembered (the most recent `over_capacity`), so the clock watcher knows it needs no
+    look, and the copies of the most recently ended `ended_capacity` are kept apart: the
+    rematch that follows an ending, and the final state it pushes, need no replay of the
+    game from the database."""
 
-    def __init__(self, capacity: int = 4096, over_capacity: int = 16384) -> None:
+    def __init__(
+        self, capacity: int = 4096, over_capacity: int = 16384, ended_capacity: int = 128
+    ) -> None:
         self.capacity = capacity
         self.over_capacity = over_capacity
+        self.ended_capacity = ended_capacity
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
         self._over: OrderedDict[str, None] = OrderedDict()
+        self._ended: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
 
     def is_over(self, game_id: str) -> bool:
         """True when the game is known to have ended (finished or expired)."""
         return game_id in self._over
 
-    def retire(self, game_id: str) -> None:
-        """The game has ended: forget its copy, remember that it is over."""
+    def retire(self, game_id: str, live: LiveGame | None = None) -> None:
+        """The game has ended: forget its copy among the live games, remember that it is
+        over, and keep `live` (its ended copy, when given) among the recently ended."""
         with self._lock:
             self._games.pop(game_id, None)
             self._over[game_id] = None
             self._over.move_to_end(game_id)
             while len(self._over) > self.over_capacity:
                 self._over.popitem(last=False)
+            if live is None or live.view.status in ("waiting", "playing"):
+                self._ended.pop(game_id, None)
+                return
+            kept = self._ended.get(game_id)
+            if kept is None or kept.view.version <= live.view.version:
+                self._ended[game_id] = live
+            self._ended.move_to_end(game_id)
+            while len(self._ended) > self.ended_capacity:
+                self._ended.popitem(last=False)
 
     def get(self, game_id: str) -> LiveGame | None:
         with self._lock:
@@ -233,17 +261,23 @@ class LiveGames:
                 self._games.move_to_end(game_id)
             return live
 
+    def ended(self, game_id: str) -> LiveGame | None:
+        """The copy of a recently ended game, if it is still kept."""
+        with self._lock:
+            return self._ended.get(game_id)
+
     def put(self, live: LiveGame) -> LiveGame:
         """Keep `live`, unless a newer copy of the game is kept already (a reader that read
         before a change may finish after the change's own copy is in); the copy kept."""
         if live.view.status not in ("waiting", "playing"):
-            self.retire(live.view.id)
-            return live
+            self.retire(live.view.id, live)
+            return self.ended(live.view.id) or live
         with self._lock:
             kept = self._games.get(live.view.id)
             if kept is not None and kept.view.version > live.view.version:
                 self._games.move_to_end(live.view.id)
                 return kept
+            self._ended.pop(live.view.id, None)
             self._games[live.view.id] = live
             self._games.move_to_end(live.view.id)
             while len(self._games) > self.capacity:
@@ -251,10 +285,11 @@ class LiveGames:
             return live
 
     def drop(self, game_id: str, live: LiveGame | None = None) -> None:
-        """Forget a game (only if it is still `live`, when given)."""
+        """Forget a game's copy, live or ended (only if it is still `live`, when given)."""
         with self._lock:
-            if live is None or self._games.get(game_id) is live:
-                self._games.pop(game_id, None)
+            for kept in (self._games, self._ended):
+                if live is None or kept.get(game_id) is live:
+                    kept.pop(game_id, None)
 
     def __len__(self) -> int:
         return len(self._games)

@@ -15,7 +15,7 @@ This module is the head revision; `migrations/versions` builds it step by step.
 
 from __future__ import annotations
 
-from sqlalchemy import Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import Float, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -37,6 +37,9 @@ class Game(Base):
     """One shared game: the rules by name, its start, its status and version (`ply`)."""
 
     __tablename__ = "games"
+    # revision 5: a client's open games are counted at every creation and rematch; by
+    # address and status, so the count reads only those, not every game the address made
+    __table_args__ = (Index("ix_games_creator_status", "creator_addr", "status"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
@@ -49,7 +52,7 @@ class Game(Base):
     ply: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[float] = mapped_column(Float)
     updated_at: Mapped[float] = mapped_column(Float, index=True)
-    creator_addr: Mapped[str] = mapped_column(String(64), index=True)
+    creator_addr: Mapped[str] = mapped_column(String(64))
     # revision 2: draw offers, clocks and rematches
     draw_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)  # colour offering
     clock_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: no clock

@@ -119,7 +119,7 @@ class StoreMoves(StoreCore):
         views.apply(live, prep.write)
         played = Played(views.public(live, self.now()), prep.seat, prep.write)
         if live.view.status not in OPEN:
-            self.live.retire(live.view.id)  # the move ended it
+            self.live.retire(live.view.id, live)  # the move ended it
         return played
 
     def catch_up(self, game_id: str, version: int | None, note: Any = None) -> LiveGame | None:
@@ -152,7 +152,7 @@ class StoreMoves(StoreCore):
                 return None
             views.apply(live, write)
             if live.view.status not in OPEN:
-                self.live.retire(game_id)  # the move ended it (the caller renders it once)
+                self.live.retire(game_id, live)  # the move ended it (the caller renders it once)
             return live
         finally:
             live.lock.release()

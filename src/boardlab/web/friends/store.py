@@ -23,15 +23,19 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session
 
 from boardlab.core.errors import IllegalMoveError, NotationError, UsageError
 from boardlab.core.registry import get_game, make_rules
+from boardlab.core.session import GameSession
 from boardlab.web.friends import clock, views
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.batch import Batch
+from boardlab.web.friends.live import GameView, LiveGame, SeatView
 from boardlab.web.friends.models import Game, Match, Seat
 from boardlab.web.friends.moves import StoreMoves
 from boardlab.web.friends.storecore import (
@@ -293,13 +297,21 @@ class FriendStore(StoreMoves):
         """The next game of the match, colours swapped, the same tokens (asking twice, or
         both players asking, gives the same game). A game with a setup stage has it again,
         the other person placing."""
+        ended = self.live.ended(game_id)
+        if ended is not None and ended.view.next_game_id is None:
+            made = self._rematch_of_copy(ended, token)
+            if made is not None:
+                return made
         with self._tx() as db:
-            game = self._load(db, game_id)
+            game = self._load(db, game_id, moves=False)  # the ended copy has them, or none
             seat = self._seat_of(game, token)
             if game.status in OPEN:
                 raise IllegalMoveError("a rematch follows a finished game")
             if game.next_game_id is not None:
                 return fs.RematchOut(id=game.next_game_id)
+            ended = self.live.ended(game_id)
+            if ended is not None and ended.view.version != game.version:
+                ended = None
             self._check_bounds(db, game.creator_addr)
             now = self.now()
             placer = None if game.placer is None else 1 - game.placer
@@ -321,6 +333,8 @@ class FriendStore(StoreMoves):
                 turn_started_at=now if placer is None else None,
                 setup_stage=None if placer is None else "place",
                 placer=placer,
+                moves=[],  # known empty: its copy in memory is made without asking
+                result=None,
             )
             db.add(nxt)
             nxt.seats = [
@@ -336,7 +350,76 @@ class FriendStore(StoreMoves):
             game.next_game_id = nxt.id
             game.updated_at = now
             del seat
+            db.flush()
+            # both games in memory once committed: the ended one's final state now links
+            # the next, which its players open at once
+            if ended is not None:
+                count, points = ended.score
+                score = (count + 1, points)
+                self._made.live = ended.with_view(GameView.of(game), score)
+            else:
+                score = self._score(db, game.match_id)
+            r = self._replay(nxt)
+            self._made.others.append(LiveGame(GameView.of(nxt), r.rules, r.session, score))
             return fs.RematchOut(id=nxt.id)
+
+    def _rematch_of_copy(self, ended: LiveGame, token: str | None) -> fs.RematchOut | None:
+        """`rematch` made from the ended game's copy in memory: its row is changed only if it
+        is still at the copy's version, and the next game is written without the ORM (a
+        busy server makes one a few seconds per hundred players). None: the row changed
+        meanwhile (the caller reads it again)."""
+        old = ended.view
+        self._seat_view(old, token)  # a seat's token asks, or SeatError
+        now = self.now()
+        placer = None if old.placer is None else 1 - old.placer
+        seats = [
+            SeatView(1 - t.colour, t.person, t.token_hash, now, old.clock_ms)
+            for t in sorted(old.seats, key=lambda t: 1 - t.colour)
+        ]
+        nxt = GameView(
+            id=_new_id(), match_id=old.match_id, number=old.number + 1, game=old.game,
+            variant=old.variant, size=old.size, start=old.start if placer is None else None,
+            status="playing", ply=0, version=1, created_at=now, updated_at=now,
+            creator_addr=old.creator_addr, draw_offer=None, clock_ms=old.clock_ms,
+            increment_ms=old.increment_ms, turn_started_at=now if placer is None else None,
+            next_game_id=None, setup_stage=None if placer is None else "place", placer=placer,
+            seats=seats, result=None,
+        )  # fmt: skip
+        games, seat_rows = Game.metadata.tables["games"], Seat.metadata.tables["seats"]
+        with self._tx() as db:
+            conn = db.connection()
+            linked = conn.execute(
+                update(games)
+                .where(
+                    games.c.id == old.id,
+                    games.c.version == old.version,
+                    games.c.next_game_id.is_(None),
+                )
+                .values(next_game_id=nxt.id, updated_at=now, version=old.version + 1)
+            )
+            if linked.rowcount != 1:
+                return None
+            self._check_bounds(db, old.creator_addr)
+            row = {k: v for k, v in vars(nxt).items() if k not in ("seats", "result")}
+            conn.execute(insert(games).values(**row))
+            conn.execute(
+                insert(seat_rows),
+                [{"game_id": nxt.id, **vars(t)} for t in seats],
+            )
+        count, points = ended.score
+        score = (count + 1, points)
+        linked_view = replace(
+            old,
+            next_game_id=nxt.id,
+            updated_at=now,
+            version=old.version + 1,
+            seats=[replace(t) for t in old.seats],
+        )
+        self._made.live = ended.with_view(linked_view, score)
+        start = ended.rules.parse_position(nxt.start) if nxt.start else None
+        session: GameSession[Any, Any] = GameSession(ended.rules, start)
+        self._made.others.append(LiveGame(nxt, ended.rules, session, score))
+        return fs.RematchOut(id=nxt.id)
 
     # -- the setup stage -------------------------------------------------------------------
     @_changes

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, joinedload, selectinload, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -158,6 +159,7 @@ def _changes(method: Callable[..., T]) -> Callable[..., T]:
     def changing(self: StoreCore, game_id: str, *args: Any, **kwargs: Any) -> T:
         for _ in range(3):
             self._made.live = None
+            self._made.others = []
             try:
                 out = method(self, game_id, *args, **kwargs)
             except StaleDataError:
@@ -171,6 +173,8 @@ def _changes(method: Callable[..., T]) -> Callable[..., T]:
                 self.live.put(made)
             else:
                 self.live.drop(game_id)
+            for other in self._made.others:  # other games the change made (a rematch's)
+                self.live.put(other)
             return out
         self.live.drop(game_id)
         raise StaleMoveError("the game changed meanwhile: try again")
@@ -191,11 +195,16 @@ class StoreCore:
         self.url = url
         self.limits = limits or FriendLimits()
         self.now = now
-        self.engine: Engine = dbmod.make_engine(url, full_sync=self.limits.full_sync)
+        # SQLite's log is checkpointed by a thread of its own, not inside the commit that
+        # fills it (the moves of that commit would wait for the database file's sync)
+        self.engine: Engine = dbmod.make_engine(
+            url, full_sync=self.limits.full_sync, autocheckpoint=False
+        )
         if migrate:
             dbmod.upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.sqlite = self.engine.dialect.name == "sqlite"
+        self._checkpointer = dbmod.Checkpointer(self.engine) if self.sqlite else None
         self._write_lock = threading.Lock()
         # reads take no write lock (SQLite in WAL mode lets them run beside the writer)
         self.read_engine: Engine = (
@@ -228,6 +237,8 @@ class StoreCore:
         """Write the moves waiting, then release the database's connections."""
         self.committer.close()
         self.batcher.close()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         self.engine.dispose()
         self.read_engine.dispose()
 
@@ -246,15 +257,16 @@ class StoreCore:
             yield db
 
     # -- reading ---------------------------------------------------------------------------
-    def _load(self, db: Session, game_id: str) -> Game:
+    def _load(self, db: Session, game_id: str, moves: bool = True) -> Game:
+        """The game's row with its seats and result, and its moves unless `moves` is False
+        (a change that needs no replay: the moves are then read only if asked for)."""
         if not isinstance(game_id, str) or not 10 <= len(game_id) <= 32:
             raise NoSuchGameError("no such shared game")
+        options = [joinedload(Game.seats), joinedload(Game.result)]
+        if moves:
+            options.append(selectinload(Game.moves))
         game = (
-            db.execute(
-                select(Game)
-                .where(Game.id == game_id)
-                .options(joinedload(Game.seats), joinedload(Game.result), selectinload(Game.moves))
-            )
+            db.execute(select(Game).where(Game.id == game_id).options(*options))
             .unique()
             .scalar_one_or_none()
         )
@@ -323,12 +335,11 @@ class StoreCore:
         """The game in memory, read from the database when absent or, with `check`, when
         the database's version has moved on (another process or store changed it)."""
         live = self.live.get(game_id)
-        if live is not None and check:
-            with self._read() as db:
-                version = db.scalar(select(Game.version).where(Game.id == game_id))
-            if version != live.view.version:
-                self.live.drop(game_id, live)
-                live = None
+        if live is None:  # an ended game's copy serves its last state (it may be stale)
+            live, check = self.live.ended(game_id), True
+        if live is not None and check and self._version(game_id) != live.view.version:
+            self.live.drop(game_id, live)
+            live = None
         if live is None:
             with self._read() as db:
                 game = self._load(db, game_id)
@@ -338,6 +349,27 @@ class StoreCore:
                 )
             live = self.live.put(live)
         return live
+
+    def _version(self, game_id: str) -> int | None:
+        """The game's version in the database (None: no such game). One statement on the
+        driver's own connection: every socket's hello and every read of a kept game asks,
+        and a session of the ORM would cost twenty times the query."""
+        dialect = self.read_engine.dialect
+        mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        sql = f"SELECT version FROM games WHERE id = {mark}"
+        conn = self.read_engine.raw_connection()
+        try:
+            cursor = conn.cursor()
+            try:
+                cursor.execute(sql, (game_id,))
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+        except dialect.loaded_dbapi.Error as exc:  # as SQLAlchemy raises it (503 upstream)
+            raise DBAPIError.instance(sql, (game_id,), exc, dialect.loaded_dbapi.Error) from exc
+        finally:
+            conn.close()  # back to the pool (which ends the driver's transaction, if any)
+        return None if row is None else int(row[0])
 
     def seat_colour(self, game_id: str, token: str) -> int:
         """The colour a token plays in a game (SeatError when it holds no seat)."""
