@@ -13,9 +13,8 @@ import pytest
 from sqlalchemy import func, select
 from tests.web.friends.helpers import ManualClock, run_coroutine, started, token_to_move
 
-from boardlab.web.friends import live as live_games
+from boardlab.web.friends import groupcommit, views
 from boardlab.web.friends import schemas as fs
-from boardlab.web.friends import views
 from boardlab.web.friends.models import Game, MoveRow
 from boardlab.web.friends.store import FriendLimits, FriendStore, Played
 
@@ -76,7 +75,7 @@ def test_without_sqlites_json_a_batch_is_written_row_by_row(
     tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """SQLite older than 3.38 (no built-in JSON): the same batches, a statement a row."""
-    monkeypatch.setattr(live_games, "_SQLITE_JSON", False)
+    monkeypatch.setattr(groupcommit, "_SQLITE_JSON", False)
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     a = FriendStore(url, FriendLimits(), now=clock)
     b = FriendStore(url, FriendLimits(), now=clock, migrate=False)

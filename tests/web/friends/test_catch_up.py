@@ -15,7 +15,8 @@ from tests.web.friends.helpers import ManualClock, run_coroutine, started, token
 
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.events import Event, PostgresBus
-from boardlab.web.friends.live import LiveGame, MoveWrite
+from boardlab.web.friends.groupcommit import MoveWrite
+from boardlab.web.friends.live import LiveGame
 from boardlab.web.friends.store import FriendStore, Played, SeatError
 
 

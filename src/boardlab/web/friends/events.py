@@ -2,7 +2,7 @@
 brings its copy up to date and pushes it to its sockets.
 
 An event is a small JSON object, `{"game": id, "from": process}`; a move's event also carries
-the game's new `version` and the move's columns (`"move"`, see `live.MoveWrite.note`), so a
+the game's new `version` and the move's columns (`"move"`, see `groupcommit.MoveWrite.note`), so a
 process whose copy is at the version just before applies the move to it, without reading the
 database. Any other change, or a copy that is not exactly one version behind, is read again
 from the database, which stays the truth. Two carriers, both engines a host already runs:

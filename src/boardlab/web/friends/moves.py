@@ -13,12 +13,8 @@ from sqlalchemy.orm.exc import StaleDataError
 from boardlab.core.errors import IllegalMoveError, NotationError
 from boardlab.web.friends import clock, views
 from boardlab.web.friends import schemas as fs
-from boardlab.web.friends.live import (
-    GameView,
-    LiveGame,
-    MoveWrite,
-    ResultView,
-)
+from boardlab.web.friends.groupcommit import MoveWrite
+from boardlab.web.friends.live import GameView, LiveGame, ResultView
 from boardlab.web.friends.models import Game, MoveRow, Seat
 from boardlab.web.friends.storecore import (
     _RELOAD,

@@ -17,8 +17,8 @@ from sqlalchemy import func, select
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.db import default_database_url
 from boardlab.web.friends.events import Bus, Event, PostgresBus, make_bus
+from boardlab.web.friends.groupcommit import MoveWrite
 from boardlab.web.friends.hub import Hub
-from boardlab.web.friends.live import MoveWrite
 from boardlab.web.friends.models import Game
 from boardlab.web.friends.retention import Housekeeper, expire_invitations
 from boardlab.web.friends.store import (

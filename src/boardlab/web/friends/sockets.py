@@ -19,8 +19,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from boardlab.core.errors import BoardLabError
 from boardlab.web.connections import RefusalLog, address_key
 from boardlab.web.friends import schemas as fs
+from boardlab.web.friends.groupcommit import MoveWrite
 from boardlab.web.friends.hub import Listener
-from boardlab.web.friends.live import MoveWrite
 from boardlab.web.friends.service import Bucket, Friends, status_of
 from boardlab.web.friends.store import (
     FriendError,

@@ -7,7 +7,7 @@ store keeps notation, never a second copy of the rules. A game being played stay
 to that session; `Game.version` tells whether the copy is still the database's. A move carries
 the ply it was made for; of two moves sent for one position exactly one is stored and the
 other is refused (`StaleMoveError`). Moves are written by one thread, many games' moves to a
-commit (`live.GroupCommitter`), and every change is committed before it is answered, so an
+commit (`groupcommit.GroupCommitter`), and every change is committed before it is answered, so an
 acknowledged move survives a crash.
 
 A game with a setup stage begins with it: one person places the stones (`setup_stage`

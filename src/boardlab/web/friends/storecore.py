@@ -30,14 +30,8 @@ from boardlab.web.friends import db as dbmod
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends import views
 from boardlab.web.friends.batch import Batcher
-from boardlab.web.friends.live import (
-    GameView,
-    GroupCommitter,
-    LiveGame,
-    LiveGames,
-    MoveWrite,
-    SeatView,
-)
+from boardlab.web.friends.groupcommit import GroupCommitter, MoveWrite
+from boardlab.web.friends.live import GameView, LiveGame, LiveGames, SeatView
 from boardlab.web.friends.models import Game, Result, Seat
 
 T = TypeVar("T")

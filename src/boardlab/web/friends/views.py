@@ -7,7 +7,8 @@ from typing import Any
 
 from boardlab.web.friends import clock
 from boardlab.web.friends import schemas as fs
-from boardlab.web.friends.live import GameView, LiveGame, MoveWrite, ResultView, Score, SeatView
+from boardlab.web.friends.groupcommit import MoveWrite
+from boardlab.web.friends.live import GameView, LiveGame, ResultView, Score, SeatView
 from boardlab.web.service import result_out
 
 Public = dict[str, Any]  # a state as JSON values, without the seat's `you` and `person`
