@@ -130,6 +130,23 @@ def solve_tiers(
     return solved, counts
 
 
+def pack_head(
+    spec: dict[str, Any], pack: Pack, counts: npt.NDArray[np.int64]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A pack's file header and its summary (positions and counts), from its tiers' counts."""
+    game = shared_game(spec)
+    summary = summarise(counts)
+    layout = {k: v for k, v in spec.items() if k != "adapter"}
+    header = {
+        "ruleset": game.ruleset_id,
+        "layout": layout,
+        "pack": pack.name,
+        "level": pack.level,
+        **summary,
+    }
+    return header, {"pack": pack.name, "positions": pack.positions, **summary}
+
+
 def write_solved_pack(
     spec: dict[str, Any],
     folder: str,
@@ -142,24 +159,21 @@ def write_solved_pack(
 ) -> dict[str, Any]:
     """Write a pack's file from the codes of all its tiers (in order) and their counts, and
     keep the codes in the cache of child tiers; returns the pack's summary."""
-    game = shared_game(spec)
-    where = Path(folder)
-    summary = summarise(counts)
-    layout = {k: v for k, v in spec.items() if k != "adapter"}
-    header = {
-        "ruleset": game.ruleset_id,
-        "layout": layout,
-        "pack": pack.name,
-        "level": pack.level,
-        **summary,
-    }
+    header, summary = pack_head(spec, pack, counts)
     t0 = stamp()
-    size = write_pack(pack_path(where, pack.name), solved, header, codec)
+    size = write_pack(pack_path(Path(folder), pack.name), solved, header, codec)
     add_time(timings, "write", t0)
+    keep_solved(folder, solved, memory)
+    return {**summary, "bytes": size}
+
+
+def keep_solved(folder: str, solved: Solved, memory: int) -> None:
+    """Keep a pack's codes in the cache of child tiers: the next levels read them from
+    memory while they fit."""
     cache = child_cache(memory)
-    for tier, code in solved:  # written: the next levels read them from memory while they fit
+    where = Path(folder)
+    for tier, code in solved:
         cache.put(where, tier, code)
-    return {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
 
 
 def book_python_rest(timings: dict[str, float], started: Stamp) -> None:

@@ -1,0 +1,78 @@
+"""Pack files written on the writer's thread: the same bytes as a write in place, readers wait
+for a file still being written, and a failed write is raised, not lost."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from boardlab.solver import writer as writer_mod
+from boardlab.solver.tierfile import PackFile, write_pack
+from boardlab.solver.writer import PackWriter, wait_written
+
+
+def tiers() -> list[tuple[int, Any]]:
+    rng = np.random.default_rng(7)
+    return [(3, rng.integers(0, 300, 40_000).astype(np.uint16)), (5, np.arange(9, dtype=np.uint16))]
+
+
+def test_the_writer_writes_the_bytes_of_a_write_in_place(tmp_path: Path) -> None:
+    write_pack(tmp_path / "here.bltier", tiers(), {"pack": "p"})
+    w = PackWriter()
+    try:
+        w.submit(tmp_path / "apart.bltier", tiers(), {"pack": "p"}, "zstd")
+        w.flush()
+    finally:
+        w.close()
+    assert (tmp_path / "apart.bltier").read_bytes() == (tmp_path / "here.bltier").read_bytes()
+    assert w.timings["write"] > 0
+
+
+def test_a_reader_waits_for_a_file_being_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    go = threading.Event()
+    real = writer_mod.write_pack
+
+    def held(*args: Any, **kwargs: Any) -> int:
+        go.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(writer_mod, "write_pack", held)
+    path = tmp_path / "p.bltier"
+    w = PackWriter()
+    seen: list[bool] = []
+    try:
+        w.submit(path, tiers(), {"pack": "p"}, "zstd")
+        reader = threading.Thread(target=lambda: (wait_written(path), seen.append(path.exists())))
+        reader.start()
+        reader.join(0.2)
+        assert reader.is_alive() and not path.exists()  # still waiting: nothing written yet
+        go.set()
+        reader.join(10)
+    finally:
+        go.set()
+        w.close()
+    assert seen == [True]
+    pf = PackFile(path, "rebuild")
+    try:
+        assert pf.tier_codes(5).tolist() == list(range(9))
+    finally:
+        pf.close()
+
+
+def test_a_failed_write_is_raised_by_flush_and_leaves_no_file(tmp_path: Path) -> None:
+    w = PackWriter()
+    path = tmp_path / "missing-folder" / "p.bltier"
+    try:
+        w.submit(path, tiers(), {"pack": "p"}, "zstd")
+        with pytest.raises(OSError):
+            w.flush()
+    finally:
+        w.close()
+    assert not path.parent.exists()
+    wait_written(path)  # nothing pending any more: returns at once
