@@ -112,10 +112,11 @@ def solve_tiers(
     held = 0  # bytes of the solved tiers, kept until the pack's file is written
     counts = np.zeros(65536, np.int64)
     work = pooled_work(largest, game.kernel.max_moves)  # one set for all of them
+    hint = game.rebuild_command
     for tier in tiers:
         children = game.child_tiers(tier)
         t0 = stamp()
-        kids = [cache.get(where, c, pack_of[c], game.rebuild_command) for c in children]
+        kids = [cache.get(where, c, pack_of[c], hint) for c in children]
         add_time(timings, "children", t0)
         joined = 2 * sum(len(k) for k in kids) if len(kids) > 1 else 0
         need = BYTES_PER_POSITION * largest + joined + held  # the work arrays are kept

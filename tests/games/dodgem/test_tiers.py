@@ -127,6 +127,19 @@ def test_weighted_counts_are_the_full_games_counts(rules: DodgemRules) -> None:
     assert weighed[1:].sum() > sum(int(np.count_nonzero(c)) for c in stored.values())
 
 
+def test_weighted_counts_of_any_codes_are_the_orbit_times_their_counts() -> None:
+    """Codes of every width (above 255 too, as deep remoteness gives), in runs and scattered,
+    and lengths that are not a multiple of four: each counted once per position of its orbit."""
+    game = DodgemTiers(rules_for("classic", 4))
+    rng = np.random.default_rng(3)
+    tier = next(t for t in game.tiers() if game.orbit_size(t) == 2)
+    for n in (0, 1, 7, 4097):
+        codes = rng.choice([0, 1, 2, 3, 255, 256, 4001, 65535], n).astype(np.uint16)
+        codes[: n // 2] = codes[0] if n else 0  # a run of one code
+        got = game.weighted_counts(tier, codes)
+        assert np.array_equal(got, 2 * np.bincount(codes, minlength=65536)), n
+
+
 @pytest.mark.parametrize(
     ("rules", "symmetric"),
     [
