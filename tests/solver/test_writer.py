@@ -4,6 +4,7 @@ for a file still being written, and a failed write is raised, not lost."""
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +21,18 @@ def tiers() -> list[tuple[int, Any]]:
     return [(3, rng.integers(0, 300, 40_000).astype(np.uint16)), (5, np.arange(9, dtype=np.uint16))]
 
 
-def test_the_writer_writes_the_bytes_of_a_write_in_place(tmp_path: Path) -> None:
+@pytest.mark.parametrize("shared", [False, True], ids=["own thread", "solving threads"])
+def test_the_writer_writes_the_bytes_of_a_write_in_place(tmp_path: Path, shared: bool) -> None:
     write_pack(tmp_path / "here.bltier", tiers(), {"pack": "p"})
-    w = PackWriter()
+    pool = ThreadPoolExecutor(2) if shared else None
+    w = PackWriter(pool)
     try:
         w.submit(tmp_path / "apart.bltier", tiers(), {"pack": "p"}, "zstd")
         w.flush()
     finally:
         w.close()
+        if pool is not None:
+            pool.shutdown()
     assert (tmp_path / "apart.bltier").read_bytes() == (tmp_path / "here.bltier").read_bytes()
     assert w.timings["write"] > 0
 

@@ -56,6 +56,8 @@ class PackRunner(Protocol):
     """What the solve and the verifier need of a runner."""
 
     threads: int
+    # whether the pack files that `flush` waits for are written by the solving threads
+    writes_between_runs: bool
 
     def work(
         self, todo: Sequence[Pack], task: Task, need: Callable[[Pack], int], name: str
@@ -107,6 +109,7 @@ class LocalRunner:
     """Packs worked one after another in the calling thread."""
 
     threads = 1
+    writes_between_runs = False  # a writer thread of its own: writing overlaps solving
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
@@ -164,9 +167,11 @@ class ThreadRunner:
     """Packs solved by `workers` threads of this process (the kernels release the GIL), with
     one cache of child tiers. Where a level has fewer packs than twice the threads, a pack's
     tiers are cut into runs for all of them, so that the first and last levels (one or two
-    packs each) keep every thread busy; a thread of its own writes a pack's file while the
-    threads solve on (the next level too). No Dask: a local cluster takes seconds to start
-    and stop and a share of a processor to run."""
+    packs each) keep every thread busy. A solved pack's file is written by the same threads, as
+    a task queued behind the runs, while the next level starts (see `PackWriter`). No Dask: a
+    local cluster takes seconds to start and stop and a share of a processor to run."""
+
+    writes_between_runs = True
 
     def __init__(self, workers: int, budget: int) -> None:
         from concurrent.futures import ThreadPoolExecutor
@@ -174,7 +179,7 @@ class ThreadRunner:
         self.threads = workers
         self.budget = budget
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="boardlab-solve")
-        self.writer = PackWriter()
+        self.writer = PackWriter(self.pool)  # files written between runs, by these threads
 
     def run(
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
@@ -251,8 +256,8 @@ class ThreadRunner:
         return self.writer.timings
 
     def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
         self.writer.close()
+        self.pool.shutdown(wait=True, cancel_futures=True)
         release_caches()
 
 
@@ -275,6 +280,7 @@ class DaskRunner:
         self.client, self.cluster, nworkers = connect(workers, scheduler)
         self.workers = max(1, nworkers)
         self.threads = self.workers
+        self.writes_between_runs = True  # in the workers' tasks
         self.budget = budget
         self.running: dict[Any, tuple[Pack, int]] = {}  # the tasks in flight, with their bytes
         link = dashboard_link(self.client, self.cluster)

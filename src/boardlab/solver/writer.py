@@ -9,6 +9,7 @@ written (`PackWriter.flush`). The files' bytes are those of a write in the solvi
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -33,10 +34,13 @@ def wait_written(path: Path) -> None:
 
 
 class PackWriter:
-    """Writes pack files one at a time on a thread of its own."""
+    """Writes pack files on a thread of its own, one at a time, or as tasks of the solving
+    threads' `pool` (no more threads than cores: a third one beside two solving threads on
+    two cores cost more than it saved)."""
 
-    def __init__(self) -> None:
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="boardlab-write")
+    def __init__(self, pool: ThreadPoolExecutor | None = None) -> None:
+        self._own = pool is None
+        self._pool = pool or ThreadPoolExecutor(1, thread_name_prefix="boardlab-write")
         self._mine: list[tuple[Path, Future[int]]] = []
         self.timings: dict[str, float] = {}  # "write" and "write cpu", on the writer's thread
 
@@ -86,7 +90,15 @@ class PackWriter:
     def close(self) -> None:
         """Drop the writes not started and wait for the one under way (its file is then
         whole or absent); errors are not raised (the solve is already stopping)."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._own:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        else:  # the owner shuts the pool down: drop what has not started
+            for _path, fut in self._mine:
+                fut.cancel()
+            for _path, fut in self._mine:
+                if not fut.cancelled():
+                    with contextlib.suppress(Exception):
+                        fut.result()
         with _LOCK:
             for path, fut in self._mine:
                 if _PENDING.get(path) is fut:
