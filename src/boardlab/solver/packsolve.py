@@ -19,7 +19,6 @@ from boardlab.core.retrograde import (
     add_time,
     pooled_work,
     run_solve,
-    side_by_side,
     stamp,
 )
 from boardlab.core.tiers import TierGame
@@ -43,12 +42,11 @@ def solve_one_tier(
     seconds by phase, added to (see `PHASES`)."""
     size = game.tier_size(tier)
     t0 = stamp()
-    joined, base = side_by_side(children, np.uint16)
     code = np.zeros(size, np.uint16)
     if timings is not None:
         add_time(timings, "join", t0)
     ctx = game.tier_context(tier)
-    res = run_solve(game.kernel, ctx, size, joined, base, code, work, timings)
+    res = run_solve(game.kernel, ctx, size, children, code, work, timings)
     if res < 0:
         why = {
             BAD_CHILD: "a move leads to an invalid child entry",
@@ -64,7 +62,7 @@ PHASES = {
     "plan": "plan, game tables, packs already done",
     "cluster": "starting, stopping threads or cluster",
     "children": "reading child tiers",
-    "join": "child tiers side by side",
+    "join": "new codes; children side by side",
     "first pass": "kernel: first pass",
     "propagation": "kernel: propagation",
     "counts": "counting values",
@@ -118,7 +116,8 @@ def solve_tiers(
         t0 = stamp()
         kids = [cache.get(where, c, pack_of[c], hint) for c in children]
         add_time(timings, "children", t0)
-        joined = 2 * sum(len(k) for k in kids) if len(kids) > 1 else 0
+        copied = len(kids) > 1 and not game.kernel.child_addresses
+        joined = 2 * sum(len(k) for k in kids) if copied else 0
         need = BYTES_PER_POSITION * largest + joined + held  # the work arrays are kept
         cache.make_room(need, {cache.key(where, c) for c in children})
         code, _rem = solve_one_tier(game, tier, kids, work, timings)

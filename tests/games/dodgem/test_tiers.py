@@ -9,7 +9,7 @@ import pytest
 
 from boardlab.core.errors import NotationError
 from boardlab.core.outcome import Value
-from boardlab.core.retrograde import side_by_side, work_arrays
+from boardlab.core.retrograde import NO_CHILD_CODES, child_addresses, side_by_side, work_arrays
 from boardlab.core.tiers import TierGame
 from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import EXIT, DodgemRules, rules_for
@@ -165,12 +165,15 @@ def test_row_pass_agrees_with_the_kernels_own_pass(rules: DodgemRules, symmetric
     work = work_arrays(max(game.tier_size(t) for t in plan.pack_of), game.kernel.max_moves)
     for pack in plan.packs:
         for tier in pack.tiers:
-            kids, base = side_by_side([fast[c] for c in game.child_tiers(tier)], np.uint16)
+            children = [fast[c] for c in game.child_tiers(tier)]
+            kids, base = side_by_side(children, np.uint16)  # the reference's copy
+            where = child_addresses(children)  # the entry reads them where they lie
             size = game.tier_size(tier)
             ctx = game.tier_context(tier)
             a, b = np.zeros(size, np.uint16), np.zeros(size, np.uint16)
-            ra = dodgem_solve_tier(ctx, size, game.kernel.max_moves, kids, base, a, work)
-            rb = dodgem_solve_tier_plain(ctx, size, game.kernel.max_moves, kids, base, b, work)
+            mm = game.kernel.max_moves
+            ra = dodgem_solve_tier(ctx, size, mm, NO_CHILD_CODES, where, a, work)
+            rb = dodgem_solve_tier_plain(ctx, size, mm, kids, base, b, work)
             assert ra == rb >= 0, game.tier_name(tier)
             assert np.array_equal(a, b), game.tier_name(tier)
             fast[tier] = a

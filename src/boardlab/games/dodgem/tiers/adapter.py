@@ -91,6 +91,7 @@ class DodgemTiers:
             reach=dodgem_reach_tier,
             first_pass=dodgem_first_pass,
             propagate=dodgem_propagate,
+            child_addresses=True,
         )
 
     @cached_property
