@@ -81,3 +81,27 @@ def test_a_failed_write_is_raised_by_flush_and_leaves_no_file(tmp_path: Path) ->
         w.close()
     assert not path.parent.exists()
     wait_written(path)  # nothing pending any more: returns at once
+
+
+def test_a_reader_writes_a_file_its_threads_have_not_started(tmp_path: Path) -> None:
+    """A solving thread that needs a pack whose write is queued behind the runs in its own
+    pool writes the file itself instead of waiting for a thread that may never come."""
+    pool = ThreadPoolExecutor(1)
+    busy = threading.Event()
+    pool.submit(busy.wait, 10)  # the pool's one thread, held: the write stays queued
+    w = PackWriter(pool)
+    path = tmp_path / "p.bltier"
+    try:
+        w.submit(path, tiers(), {"pack": "p"}, "zstd")
+        reader = threading.Thread(target=wait_written, args=(path,))
+        reader.start()
+        reader.join(10)
+        assert not reader.is_alive() and path.exists()
+        busy.set()
+        w.flush()  # the queued task finds it written: the same file, written once
+    finally:
+        busy.set()
+        w.close()
+        pool.shutdown()
+    write_pack(tmp_path / "here.bltier", tiers(), {"pack": "p"})
+    assert path.read_bytes() == (tmp_path / "here.bltier").read_bytes()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -20,17 +21,52 @@ from boardlab.solver.tierfile import write_pack
 
 MAX_PENDING = 4  # files waiting to be written, at most (each holds a pack's codes)
 
-_PENDING: dict[Path, Future[int]] = {}
+
+class _Write:
+    """One pack file to write, once, by whichever thread comes first: the thread it was
+    queued for, or a reader that needs the file before that thread got to it (a solving
+    thread must never wait for a write queued behind its own run: with every thread waiting
+    so, nothing would run)."""
+
+    def __init__(self, write: Callable[[], int]) -> None:
+        self._write = write
+        self._claim = threading.Lock()
+        self._done = threading.Event()
+        self._error: BaseException | None = None
+        self.size = 0
+
+    @property
+    def finished(self) -> bool:
+        """The write is over (done or failed)."""
+        return self._done.is_set()
+
+    def run(self) -> int:
+        """Write the file unless another thread does or did, wait for it, and return its
+        size; raises the write's error."""
+        if self._claim.acquire(blocking=False):
+            try:
+                self.size = self._write()
+            except BaseException as exc:  # handed to every thread that waits for it
+                self._error = exc
+            finally:
+                self._done.set()
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self.size
+
+
+_PENDING: dict[Path, _Write] = {}
 _LOCK = threading.Lock()
 
 
 def wait_written(path: Path) -> None:
     """Return once the file at `path` is written, if a writer of this process has it under
-    way (a failed write raises its error here)."""
+    way: written here if no thread has started it (a failed write raises its error here)."""
     with _LOCK:
-        fut = _PENDING.get(path)
-    if fut is not None:
-        fut.result()
+        job = _PENDING.get(path)
+    if job is not None:
+        job.run()
 
 
 class PackWriter:
@@ -41,8 +77,9 @@ class PackWriter:
     def __init__(self, pool: ThreadPoolExecutor | None = None) -> None:
         self._own = pool is None
         self._pool = pool or ThreadPoolExecutor(1, thread_name_prefix="boardlab-write")
-        self._mine: list[tuple[Path, Future[int]]] = []
-        self.timings: dict[str, float] = {}  # "write" and "write cpu", on the writer's thread
+        self._mine: list[tuple[Path, _Write, Future[int]]] = []
+        self.timings: dict[str, float] = {}  # "write" and "write cpu", of the writing threads
+        self._timing = threading.Lock()
 
     def submit(
         self,
@@ -54,10 +91,10 @@ class PackWriter:
         """Write a pack's file after those submitted before; raises the error of an earlier
         write that failed. Waits while MAX_PENDING files are already waiting."""
         self._reap(MAX_PENDING - 1)
-        fut = self._pool.submit(self._write, path, tiers, header, codec)
+        job = _Write(lambda: self._write(path, tiers, header, codec))
         with _LOCK:
-            _PENDING[path] = fut
-        self._mine.append((path, fut))
+            _PENDING[path] = job
+        self._mine.append((path, job, self._pool.submit(job.run)))
 
     def _write(
         self, path: Path, tiers: list[tuple[int, Any]], header: dict[str, Any], codec: str
@@ -66,17 +103,21 @@ class PackWriter:
         try:
             return write_pack(path, tiers, header, codec)
         finally:
-            add_time(self.timings, "write", t0)
+            spent: dict[str, float] = {}
+            add_time(spent, "write", t0)
+            with self._timing:
+                for phase, seconds in spent.items():
+                    self.timings[phase] = self.timings.get(phase, 0.0) + seconds
 
     def _reap(self, keep: int) -> None:
         """Wait until at most `keep` writes are under way; raise the first error."""
-        while self._mine and (len(self._mine) > keep or self._mine[0][1].done()):
-            path, fut = self._mine.pop(0)
+        while self._mine and (len(self._mine) > keep or self._mine[0][1].finished):
+            path, job, _fut = self._mine.pop(0)
             try:
-                fut.result()
+                job.run()
             finally:
                 with _LOCK:
-                    if _PENDING.get(path) is fut:
+                    if _PENDING.get(path) is job:
                         del _PENDING[path]
 
     def check(self) -> None:
@@ -88,19 +129,16 @@ class PackWriter:
         self._reap(0)
 
     def close(self) -> None:
-        """Drop the writes not started and wait for the one under way (its file is then
+        """Drop the writes not started and wait for those under way (their files are then
         whole or absent); errors are not raised (the solve is already stopping)."""
         if self._own:
             self._pool.shutdown(wait=True, cancel_futures=True)
-        else:  # the owner shuts the pool down: drop what has not started
-            for _path, fut in self._mine:
-                fut.cancel()
-            for _path, fut in self._mine:
-                if not fut.cancelled():
-                    with contextlib.suppress(Exception):
-                        fut.result()
+        under_way = [job for _path, job, fut in self._mine if not fut.cancel()]
         with _LOCK:
-            for path, fut in self._mine:
-                if _PENDING.get(path) is fut:
+            for path, job, _fut in self._mine:
+                if _PENDING.get(path) is job:
                     del _PENDING[path]
+        for job in under_way:  # started, or about to be: let it end
+            with contextlib.suppress(BaseException):
+                job.run()
         self._mine.clear()
