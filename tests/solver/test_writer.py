@@ -105,3 +105,27 @@ def test_a_reader_writes_a_file_its_threads_have_not_started(tmp_path: Path) -> 
         pool.shutdown()
     write_pack(tmp_path / "here.bltier", tiers(), {"pack": "p"})
     assert path.read_bytes() == (tmp_path / "here.bltier").read_bytes()
+
+
+def test_waiting_writes_are_bounded_by_their_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond MAX_PENDING_BYTES of codes waiting, a new write first gets the oldest written
+    (by the caller, where the pool's threads are busy): the codes do not pile up."""
+    monkeypatch.setattr(writer_mod, "MAX_PENDING_BYTES", 1000)  # less than one pack here
+    pool = ThreadPoolExecutor(1)
+    busy = threading.Event()
+    pool.submit(busy.wait, 10)
+    w = PackWriter(pool)
+    try:
+        for i in range(3):
+            w.submit(tmp_path / f"p{i}.bltier", tiers(), {"pack": f"p{i}"}, "zstd")
+        assert (tmp_path / "p0.bltier").exists()  # written by the third submit
+        assert not (tmp_path / "p2.bltier").exists()  # the newest waits for its thread
+        busy.set()
+        w.flush()
+    finally:
+        busy.set()
+        w.close()
+        pool.shutdown()
+    assert all((tmp_path / f"p{i}.bltier").exists() for i in range(3))

@@ -20,6 +20,8 @@ from boardlab.core.retrograde import add_time, stamp
 from boardlab.solver.tierfile import write_pack
 
 MAX_PENDING = 4  # files waiting to be written, at most (each holds a pack's codes)
+MAX_PENDING_BYTES = 256 << 20  # their codes, at most (beyond one pack): the memory budget
+# counts the codes the cache keeps, and the cache may drop a pack still waiting
 
 
 class _Write:
@@ -78,6 +80,7 @@ class PackWriter:
         self._own = pool is None
         self._pool = pool or ThreadPoolExecutor(1, thread_name_prefix="boardlab-write")
         self._mine: list[tuple[Path, _Write, Future[int]]] = []
+        self._bytes: dict[int, int] = {}  # codes' bytes of each waiting write, by id(job)
         self.timings: dict[str, float] = {}  # "write" and "write cpu", of the writing threads
         self._timing = threading.Lock()
 
@@ -89,9 +92,11 @@ class PackWriter:
         codec: str,
     ) -> None:
         """Write a pack's file after those submitted before; raises the error of an earlier
-        write that failed. Waits while MAX_PENDING files are already waiting."""
+        write that failed. First waits for (or writes) the oldest ones while MAX_PENDING
+        files or MAX_PENDING_BYTES of codes are waiting."""
         self._reap(MAX_PENDING - 1)
         job = _Write(lambda: self._write(path, tiers, header, codec))
+        self._bytes[id(job)] = sum(int(codes.nbytes) for _tier, codes in tiers)
         with _LOCK:
             _PENDING[path] = job
         self._mine.append((path, job, self._pool.submit(job.run)))
@@ -111,8 +116,13 @@ class PackWriter:
 
     def _reap(self, keep: int) -> None:
         """Wait until at most `keep` writes are under way; raise the first error."""
-        while self._mine and (len(self._mine) > keep or self._mine[0][1].finished):
+        while self._mine and (
+            len(self._mine) > keep
+            or self._mine[0][1].finished
+            or (len(self._mine) > 1 and sum(self._bytes.values()) > MAX_PENDING_BYTES)
+        ):
             path, job, _fut = self._mine.pop(0)
+            self._bytes.pop(id(job), None)
             try:
                 job.run()
             finally:
@@ -142,3 +152,4 @@ class PackWriter:
             with contextlib.suppress(BaseException):
                 job.run()
         self._mine.clear()
+        self._bytes.clear()
