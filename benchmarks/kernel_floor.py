@@ -27,7 +27,9 @@ from _machine import header
 from boardlab.core.retrograde import (
     DRAW,
     INVALID,
+    NO_CHILD_CODES,
     NONE,
+    child_addresses,
     child_value,
     pooled_work,
     side_by_side,
@@ -158,16 +160,20 @@ def main() -> None:
             work = pooled_work(size, k.max_moves)
             out = np.zeros(size, np.uint16)
 
+            # the entry reads the children where they lie, or side by side (see TierKernel)
+            by_address = (NO_CHILD_CODES, child_addresses(kids)) if k.child_addresses else None
+            given = by_address or (joined, base)
+
             def solve(
                 ctx: Any = ctx,
                 size: int = size,
-                joined: Any = joined,
-                base: Any = base,
+                given: Any = given,
+                kids: Any = kids,  # kept alive while the entry reads them
                 out: Any = out,
                 work: Any = work,
             ) -> None:
                 assert k.solve is not None
-                k.solve(ctx, size, k.max_moves, joined, base, out, work)
+                k.solve(ctx, size, k.max_moves, given[0], given[1], out, work)
 
             seconds = best_of(solve)
             slot = np.empty(k.max_moves, np.int64)

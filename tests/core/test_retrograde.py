@@ -7,10 +7,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import numba as nb
 import numpy as np
 import pytest
 
-from boardlab.core.retrograde import DRAW, INVALID
+from boardlab.core.retrograde import DRAW, INVALID, child_addresses, child_code
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.games.dodgem.tiers import DodgemTiers
 from boardlab.solver.api import build_table, open_table
@@ -65,3 +66,25 @@ def test_specialised_reach_matches_generic(variant: str, tmp_path: Path) -> None
     # the tiers of a level walked one at a time or on several threads: the same counts
     assert np.array_equal(reachable_counts(table, rules.start(), threads=1), fast)
     assert np.array_equal(reachable_counts(table, rules.start(), threads=4), fast)
+
+
+@nb.njit
+def _read_children(base, picks):  # type: ignore[no-untyped-def]
+    out = np.empty(len(picks), np.int64)
+    for j in range(len(picks)):
+        out[j] = child_code(base[picks[j, 0]] + picks[j, 1])
+    return out
+
+
+def test_children_read_where_they_lie_are_their_codes() -> None:
+    """A kernel that reads child tiers by address gets each child's own entries, the arrays
+    not copied; an array it could not read that way is refused."""
+    rng = np.random.default_rng(5)
+    kids = [rng.integers(0, 65536, n).astype(np.uint16) for n in (1, 17, 4096)]
+    picks = np.array([(s, i) for s, k in enumerate(kids) for i in (0, len(k) // 2, len(k) - 1)])
+    got = _read_children(child_addresses(kids), picks)
+    assert got.tolist() == [int(kids[s][i]) for s, i in picks]
+    with pytest.raises(ValueError, match="contiguous uint16"):
+        child_addresses([kids[2][::2]])
+    with pytest.raises(ValueError, match="contiguous uint16"):
+        child_addresses([kids[2].astype(np.uint32)])

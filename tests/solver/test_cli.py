@@ -44,6 +44,10 @@ def test_solve_timings_name_every_phase(tmp_path: Path, capsys: pytest.CaptureFi
         rows[label.strip()] = (float(wall), float(cpu))
     assert set(rows) == set(PHASES.values())
     assert all(w >= 0 and c >= 0 for w, c in rows.values())
+    # then what the process spent before the solve began (imports), apart from the totals
+    label, wall, cpu = lines[at + 2 + len(PHASES)].rsplit(maxsplit=2)
+    assert label.strip() == "before the solve: interpreter, imports"
+    assert float(cpu) > 0 and (wall == "?" or float(wall) >= 0)
 
 
 def test_solve_timings_add_up(tmp_path: Path) -> None:

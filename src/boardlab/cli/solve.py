@@ -194,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
         )
     seconds = time.perf_counter() - t0
     if args.timings:
-        print_timings(timings, seconds, time.process_time() - c0, jobs)
+        print_timings(timings, seconds, time.process_time() - c0, jobs, (process_age(t0), c0))
     tb = open_table(rules, args.tables)
     console.print(f"wrote {path} ({tb.header['bytes']:,} bytes) in {seconds:.1f} s")
     _summary(tb.header)
@@ -299,9 +299,29 @@ def tier_progress(
         yield update, dashboard
 
 
-def print_timings(timings: dict[str, float], wall: float, cpu: float, threads: int) -> None:
+def process_age(at: float) -> float | None:
+    """Seconds from this process's start to `at` (a `time.perf_counter()` reading), where
+    the system says when the process started (Linux), else None."""
+    try:
+        with open("/proc/self/stat") as fh:  # field 22: start, in clock ticks after boot
+            started = int(fh.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+        with open("/proc/uptime") as fh:
+            now = float(fh.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return max(0.0, now - started - (time.perf_counter() - at))
+
+
+def print_timings(
+    timings: dict[str, float],
+    wall: float,
+    cpu: float,
+    threads: int,
+    before: tuple[float | None, float] | None = None,
+) -> None:
     """Where a solve's time went, phase by phase (see `boardlab.solver.packsolve.PHASES`):
-    wall seconds summed over the threads, and processor seconds."""
+    wall seconds summed over the threads, and processor seconds; `before`: the wall seconds
+    (None where unknown) and processor seconds of the process before the solve began."""
     from boardlab.solver.packsolve import PHASES
 
     plural = "s" if threads > 1 else ""
@@ -314,6 +334,10 @@ def print_timings(timings: dict[str, float], wall: float, cpu: float, threads: i
         w = timings.get(phase, 0.0)
         c = timings.get(f"{phase} cpu", 0.0)
         console.print(f"  {what:<38} {w:8.2f} {c:8.2f}", highlight=False)
+    if before is not None:  # not in the totals above: they count from the solve's start
+        age = "?" if before[0] is None else f"{before[0]:.2f}"
+        label = "before the solve: interpreter, imports"
+        console.print(f"  {label:<38} {age:>8} {before[1]:8.2f}", highlight=False)
 
 
 def _summary(h: dict[str, Any]) -> None:

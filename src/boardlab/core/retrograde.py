@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 import numba as nb
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir as llvm_ir
+from numba.extending import intrinsic
 
 if TYPE_CHECKING:
     from boardlab.core.tiers import TierKernel
@@ -90,6 +92,41 @@ def release_work() -> None:
     _POOL.work = None
 
 
+def child_addresses(arrays: Sequence[npt.NDArray[np.uint16]]) -> npt.NDArray[np.int64]:
+    """Where each child tier's codes lie in memory, in units of two bytes (one entry more
+    than the arrays, as `side_by_side`'s `base`): a game entry with
+    `TierKernel.child_addresses` reads child s's entry i with `child_code(base[s] + i)`, from
+    the arrays as they are, none copied. The caller keeps the arrays alive meanwhile."""
+    base = np.zeros(len(arrays) + 1, np.int64)
+    for s, a in enumerate(arrays):
+        if a.dtype != np.uint16 or a.ndim != 1 or not a.flags.c_contiguous:
+            raise ValueError("child codes must be one-dimensional contiguous uint16 arrays")
+        base[s] = a.ctypes.data >> 1  # a uint16 array is aligned to two bytes
+    return base
+
+
+@intrinsic
+def _load_u16(typingctx: Any, address: Any) -> Any:
+    """The uint16 at byte `address` (an int64)."""
+    if not isinstance(address, nb.types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ptr = builder.inttoptr(args[0], llvm_ir.IntType(16).as_pointer())
+        return builder.load(ptr)
+
+    return nb.types.uint16(address), codegen
+
+
+@nb.njit(inline="always")
+def child_code(at):
+    """A child's code at `at`, in two-byte units, as `child_addresses` gives them."""
+    return _load_u16(at << 1)  # type: ignore[call-arg]  # numba passes the typing context
+
+
+NO_CHILD_CODES = np.zeros(1, np.uint16)  # `child_codes` of a kernel that reads by address
+
+
 def side_by_side(
     arrays: Sequence[npt.NDArray[Any]], dtype: Any
 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]]:
@@ -125,20 +162,27 @@ def run_solve(
     kernel: TierKernel,
     ctx: tuple[Any, ...],
     size: int,
-    child_codes: npt.NDArray[np.uint16],
-    child_base: npt.NDArray[np.int64],
+    children: Sequence[npt.NDArray[np.uint16]],
     code: npt.NDArray[np.uint16],
     work: tuple[npt.NDArray[Any], ...] | None = None,
     timings: dict[str, float] | None = None,
 ) -> int:
-    """Solve a tier with the game's compiled entry, or the generic kernel without one; `work`
-    from `pooled_work` or `work_arrays` (for at least `size` indices), else the thread's.
-    With `timings`, and a game that has the two halves of its entry, the seconds of the
+    """Solve a tier from its children's codes (in `child_tiers` order) with the game's
+    compiled entry, or the generic kernel without one; `work` from `pooled_work` or
+    `work_arrays` (for at least `size` indices), else the thread's. With `timings`, the
+    seconds spent setting the children side by side ("join", where the entry does not read
+    them where they lie), and, for a game that has the two halves of its entry, those of the
     first pass and of the propagation are added to it."""
     if work is None:
         work = pooled_work(size, kernel.max_moves)
+    t = stamp()
+    if kernel.child_addresses and kernel.solve is not None:
+        child_codes, child_base = NO_CHILD_CODES, child_addresses(children)
+    else:
+        child_codes, child_base = side_by_side(children, np.uint16)
+    if timings is not None:
+        t = add_time(timings, "join", t)
     if timings is not None and kernel.first_pass is not None and kernel.propagate is not None:
-        t = stamp()
         status = int(kernel.first_pass(ctx, size, child_codes, child_base, code, work))
         t = add_time(timings, "first pass", t)
         if status >= 0:

@@ -60,6 +60,10 @@ class TierKernel:
     # code, work)` and `propagate(ctx, size, code, work)`, so that the solver can time each
     first_pass: Callable[..., int] | None = None
     propagate: Callable[..., int] | None = None
+    # whether `solve` and `first_pass` read the children where they lie: `child_base` then
+    # holds their addresses (`boardlab.core.retrograde.child_addresses`), and `child_codes`
+    # is unused; otherwise the children are copied side by side (`side_by_side`)
+    child_addresses: bool = False
 
 
 @runtime_checkable

@@ -18,6 +18,7 @@ from boardlab.core.retrograde import release_work
 from boardlab.core.tiers import TierGame, tier_game_from_spec
 from boardlab.solver.folder import pack_path
 from boardlab.solver.tierfile import PackFile
+from boardlab.solver.writer import wait_written
 
 OPEN_PACKS = 64  # pack files a worker keeps open
 
@@ -63,8 +64,10 @@ class ChildCache:
             if arr is not None:
                 self._items.move_to_end(key)
                 return arr
+        path = pack_path(folder, pack)
+        wait_written(path)  # a pack dropped from the cache before its file was written
         with self._lock:
-            arr = self._pack(pack_path(folder, pack), hint).tier_codes(tier)
+            arr = self._pack(path, hint).tier_codes(tier)
             self._store(key, arr)
         return arr
 

@@ -157,12 +157,19 @@ def solve_game(
                 if on_progress:
                     on_progress(lv, ndone, len(packs), positions, total)
             solving += time.perf_counter() - level_start
+        apart = runner.flush()  # every pack file written before the manifest says complete
     finally:
         closing = stamp()
         runner.close()
         add_time(clock, "cluster", closing)
+    if runner.writes_between_runs:  # the writes took the solving threads' time
+        for phase, seconds in apart.items():
+            clock[phase] = clock.get(phase, 0.0) + seconds
     in_packs = sum(clock.get(p, 0.0) for p in PHASES if p not in ("plan", "cluster", "idle"))
     clock["idle"] = max(0.0, runner.threads * solving - in_packs)
+    if not runner.writes_between_runs:  # a writer thread's: not one of the solving ones
+        for phase, seconds in apart.items():
+            clock[phase] = clock.get(phase, 0.0) + seconds
     headers = [done[p.name] for p in plan.packs]
     manifest.update(complete=True, **totals(headers))
     manifest["bytes"] = sum(pack_path(folder, p.name).stat().st_size for p in plan.packs)

@@ -19,7 +19,6 @@ from boardlab.core.retrograde import (
     add_time,
     pooled_work,
     run_solve,
-    side_by_side,
     stamp,
 )
 from boardlab.core.tiers import TierGame
@@ -43,12 +42,11 @@ def solve_one_tier(
     seconds by phase, added to (see `PHASES`)."""
     size = game.tier_size(tier)
     t0 = stamp()
-    joined, base = side_by_side(children, np.uint16)
     code = np.zeros(size, np.uint16)
     if timings is not None:
         add_time(timings, "join", t0)
     ctx = game.tier_context(tier)
-    res = run_solve(game.kernel, ctx, size, joined, base, code, work, timings)
+    res = run_solve(game.kernel, ctx, size, children, code, work, timings)
     if res < 0:
         why = {
             BAD_CHILD: "a move leads to an invalid child entry",
@@ -64,7 +62,7 @@ PHASES = {
     "plan": "plan, game tables, packs already done",
     "cluster": "starting, stopping threads or cluster",
     "children": "reading child tiers",
-    "join": "child tiers side by side",
+    "join": "new codes; children side by side",
     "first pass": "kernel: first pass",
     "propagation": "kernel: propagation",
     "counts": "counting values",
@@ -112,12 +110,14 @@ def solve_tiers(
     held = 0  # bytes of the solved tiers, kept until the pack's file is written
     counts = np.zeros(65536, np.int64)
     work = pooled_work(largest, game.kernel.max_moves)  # one set for all of them
+    hint = game.rebuild_command
     for tier in tiers:
         children = game.child_tiers(tier)
         t0 = stamp()
-        kids = [cache.get(where, c, pack_of[c], game.rebuild_command) for c in children]
+        kids = [cache.get(where, c, pack_of[c], hint) for c in children]
         add_time(timings, "children", t0)
-        joined = 2 * sum(len(k) for k in kids) if len(kids) > 1 else 0
+        copied = len(kids) > 1 and not game.kernel.child_addresses
+        joined = 2 * sum(len(k) for k in kids) if copied else 0
         need = BYTES_PER_POSITION * largest + joined + held  # the work arrays are kept
         cache.make_room(need, {cache.key(where, c) for c in children})
         code, _rem = solve_one_tier(game, tier, kids, work, timings)
@@ -128,6 +128,23 @@ def solve_tiers(
         solved.append((tier, code))
         held += code.nbytes
     return solved, counts
+
+
+def pack_head(
+    spec: dict[str, Any], pack: Pack, counts: npt.NDArray[np.int64]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A pack's file header and its summary (positions and counts), from its tiers' counts."""
+    game = shared_game(spec)
+    summary = summarise(counts)
+    layout = {k: v for k, v in spec.items() if k != "adapter"}
+    header = {
+        "ruleset": game.ruleset_id,
+        "layout": layout,
+        "pack": pack.name,
+        "level": pack.level,
+        **summary,
+    }
+    return header, {"pack": pack.name, "positions": pack.positions, **summary}
 
 
 def write_solved_pack(
@@ -142,24 +159,21 @@ def write_solved_pack(
 ) -> dict[str, Any]:
     """Write a pack's file from the codes of all its tiers (in order) and their counts, and
     keep the codes in the cache of child tiers; returns the pack's summary."""
-    game = shared_game(spec)
-    where = Path(folder)
-    summary = summarise(counts)
-    layout = {k: v for k, v in spec.items() if k != "adapter"}
-    header = {
-        "ruleset": game.ruleset_id,
-        "layout": layout,
-        "pack": pack.name,
-        "level": pack.level,
-        **summary,
-    }
+    header, summary = pack_head(spec, pack, counts)
     t0 = stamp()
-    size = write_pack(pack_path(where, pack.name), solved, header, codec)
+    size = write_pack(pack_path(Path(folder), pack.name), solved, header, codec)
     add_time(timings, "write", t0)
+    keep_solved(folder, solved, memory)
+    return {**summary, "bytes": size}
+
+
+def keep_solved(folder: str, solved: Solved, memory: int) -> None:
+    """Keep a pack's codes in the cache of child tiers: the next levels read them from
+    memory while they fit."""
     cache = child_cache(memory)
-    for tier, code in solved:  # written: the next levels read them from memory while they fit
+    where = Path(folder)
+    for tier, code in solved:
         cache.put(where, tier, code)
-    return {"pack": pack.name, "positions": pack.positions, "bytes": size, **summary}
 
 
 def book_python_rest(timings: dict[str, float], started: Stamp) -> None:

@@ -17,15 +17,18 @@ import numpy.typing as npt
 from boardlab.core.retrograde import stamp
 from boardlab.core.tiers import TierGame
 from boardlab.solver.childcache import release_caches, shared_game
+from boardlab.solver.folder import pack_path
 from boardlab.solver.packsolve import (
     BYTES_PER_POSITION,
     Solved,
     book_python_rest,
+    keep_solved,
+    pack_head,
     solve_pack,
     solve_tiers,
-    write_solved_pack,
 )
 from boardlab.solver.plan import Pack, Plan
+from boardlab.solver.writer import PackWriter
 
 GiB = 1 << 30
 
@@ -53,6 +56,8 @@ class PackRunner(Protocol):
     """What the solve and the verifier need of a runner."""
 
     threads: int
+    # whether the pack files that `flush` waits for are written by the solving threads
+    writes_between_runs: bool
 
     def work(
         self, todo: Sequence[Pack], task: Task, need: Callable[[Pack], int], name: str
@@ -61,9 +66,32 @@ class PackRunner(Protocol):
         each pack with what its task returned; `name` prefixes the Dask task keys."""
         ...
 
+    def flush(self) -> dict[str, float]:
+        """Wait for pack files still being written (a solve's packs); the seconds of the
+        phases that ran apart from the packs' own."""
+        ...
+
     def close(self) -> None:
         """Stop what still runs and free the caches and the cluster (called once, always)."""
         ...
+
+
+def hand_over(
+    writer: PackWriter,
+    spec: dict[str, Any],
+    folder: Path,
+    pack: Pack,
+    solved: Solved,
+    counts: npt.NDArray[np.int64],
+    memory: int,
+    codec: str,
+) -> dict[str, Any]:
+    """A pack solved in this process: its codes into the cache of child tiers (the next
+    levels read them there), its file to the writer's thread; returns its summary."""
+    header, head = pack_head(spec, pack, counts)
+    keep_solved(str(folder), solved, memory)
+    writer.submit(pack_path(folder, pack.name), solved, header, codec)
+    return head
 
 
 def solve_task(spec: dict[str, Any], folder: Path, plan: Plan, codec: str) -> Task:
@@ -81,9 +109,11 @@ class LocalRunner:
     """Packs worked one after another in the calling thread."""
 
     threads = 1
+    writes_between_runs = False  # a writer thread of its own: writing overlaps solving
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
+        self.writer = PackWriter()
 
     def work(
         self, todo: Sequence[Pack], task: Task, need: Callable[[Pack], int], name: str
@@ -95,9 +125,28 @@ class LocalRunner:
     def run(
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
     ) -> Iterator[tuple[Pack, Any]]:
-        return self.work(todo, solve_task(spec, folder, plan, codec), lambda p: 0, "solve")
+        """Solve `todo` in order; each pack's file is written on the writer's thread while
+        the next one is solved."""
+        game = shared_game(spec)
+        for pack in todo:
+            self.writer.check()
+            timings: dict[str, float] = {}
+            started = stamp()
+            kids = children_map(game, [pack], plan)
+            solved, counts = solve_tiers(
+                spec, str(folder), pack.tiers, pack.largest, kids, self.budget, timings
+            )
+            head = hand_over(self.writer, spec, folder, pack, solved, counts, self.budget, codec)
+            book_python_rest(timings, started)
+            yield pack, {**head, "timings": timings}
+
+    def flush(self) -> dict[str, float]:
+        """Wait for the pack files still being written; their seconds by phase."""
+        self.writer.flush()
+        return self.writer.timings
 
     def close(self) -> None:
+        self.writer.close()
         release_caches()
 
 
@@ -118,9 +167,11 @@ class ThreadRunner:
     """Packs solved by `workers` threads of this process (the kernels release the GIL), with
     one cache of child tiers. Where a level has fewer packs than twice the threads, a pack's
     tiers are cut into runs for all of them, so that the first and last levels (one or two
-    packs each) keep every thread busy; the main thread writes a pack's file while the
-    threads solve on. No Dask: a local cluster takes seconds to start and stop and a share
-    of a processor to run."""
+    packs each) keep every thread busy. A solved pack's file is written by the same threads, as
+    a task queued behind the runs, while the next level starts (see `PackWriter`). No Dask: a
+    local cluster takes seconds to start and stop and a share of a processor to run."""
+
+    writes_between_runs = True
 
     def __init__(self, workers: int, budget: int) -> None:
         from concurrent.futures import ThreadPoolExecutor
@@ -128,6 +179,7 @@ class ThreadRunner:
         self.threads = workers
         self.budget = budget
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="boardlab-solve")
+        self.writer = PackWriter(self.pool)  # files written between runs, by these threads
 
     def run(
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
@@ -171,13 +223,15 @@ class ThreadRunner:
                     for phase, seconds in g[3].items():
                         spent[phase] = spent.get(phase, 0.0) + seconds
                 started = stamp()
-                writing: dict[str, float] = {}
-                head = write_solved_pack(
-                    spec, str(folder), pack, [t for g in got for t in g[1]],
-                    sum(g[2] for g in got), cache_budget, codec, writing,
-                )  # fmt: skip
-                book_python_rest(writing, started)
-                for phase, seconds in writing.items():
+                self.writer.check()
+                solved = [t for g in got for t in g[1]]
+                counts = sum(g[2] for g in got)
+                head = hand_over(
+                    self.writer, spec, folder, pack, solved, counts, cache_budget, codec
+                )
+                handing: dict[str, float] = {}
+                book_python_rest(handing, started)
+                for phase, seconds in handing.items():
                     spent[phase] = spent.get(phase, 0.0) + seconds
                 yield pack, {**head, "timings": spent}
 
@@ -196,7 +250,13 @@ class ThreadRunner:
         book_python_rest(timings, started)
         return out
 
+    def flush(self) -> dict[str, float]:
+        """Wait for the pack files still being written; their seconds by phase."""
+        self.writer.flush()
+        return self.writer.timings
+
     def close(self) -> None:
+        self.writer.close()
         self.pool.shutdown(wait=True, cancel_futures=True)
         release_caches()
 
@@ -220,6 +280,7 @@ class DaskRunner:
         self.client, self.cluster, nworkers = connect(workers, scheduler)
         self.workers = max(1, nworkers)
         self.threads = self.workers
+        self.writes_between_runs = True  # in the workers' tasks
         self.budget = budget
         self.running: dict[Any, tuple[Pack, int]] = {}  # the tasks in flight, with their bytes
         link = dashboard_link(self.client, self.cluster)
@@ -267,6 +328,10 @@ class DaskRunner:
         queue = sorted(todo, key=lambda p: -p.largest)  # big ones first: a shorter tail
         task = solve_task(spec, folder, plan, codec)
         return self.work(queue, task, lambda p: pack_memory(p, game), f"solve-{plan_key(spec)}")
+
+    def flush(self) -> dict[str, float]:
+        """Nothing to wait for: a worker writes a pack's file before its task ends."""
+        return {}
 
     def close(self) -> None:
         from boardlab.solver.cluster import disconnect

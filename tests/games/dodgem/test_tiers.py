@@ -9,7 +9,7 @@ import pytest
 
 from boardlab.core.errors import NotationError
 from boardlab.core.outcome import Value
-from boardlab.core.retrograde import side_by_side, work_arrays
+from boardlab.core.retrograde import NO_CHILD_CODES, child_addresses, side_by_side, work_arrays
 from boardlab.core.tiers import TierGame
 from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import EXIT, DodgemRules, rules_for
@@ -127,6 +127,19 @@ def test_weighted_counts_are_the_full_games_counts(rules: DodgemRules) -> None:
     assert weighed[1:].sum() > sum(int(np.count_nonzero(c)) for c in stored.values())
 
 
+def test_weighted_counts_of_any_codes_are_the_orbit_times_their_counts() -> None:
+    """Codes of every width (above 255 too, as deep remoteness gives), in runs and scattered,
+    and lengths that are not a multiple of four: each counted once per position of its orbit."""
+    game = DodgemTiers(rules_for("classic", 4))
+    rng = np.random.default_rng(3)
+    tier = next(t for t in game.tiers() if game.orbit_size(t) == 2)
+    for n in (0, 1, 7, 4097):
+        codes = rng.choice([0, 1, 2, 3, 255, 256, 4001, 65535], n).astype(np.uint16)
+        codes[: n // 2] = codes[0] if n else 0  # a run of one code
+        got = game.weighted_counts(tier, codes)
+        assert np.array_equal(got, 2 * np.bincount(codes, minlength=65536)), n
+
+
 @pytest.mark.parametrize(
     ("rules", "symmetric"),
     [
@@ -152,12 +165,15 @@ def test_row_pass_agrees_with_the_kernels_own_pass(rules: DodgemRules, symmetric
     work = work_arrays(max(game.tier_size(t) for t in plan.pack_of), game.kernel.max_moves)
     for pack in plan.packs:
         for tier in pack.tiers:
-            kids, base = side_by_side([fast[c] for c in game.child_tiers(tier)], np.uint16)
+            children = [fast[c] for c in game.child_tiers(tier)]
+            kids, base = side_by_side(children, np.uint16)  # the reference's copy
+            where = child_addresses(children)  # the entry reads them where they lie
             size = game.tier_size(tier)
             ctx = game.tier_context(tier)
             a, b = np.zeros(size, np.uint16), np.zeros(size, np.uint16)
-            ra = dodgem_solve_tier(ctx, size, game.kernel.max_moves, kids, base, a, work)
-            rb = dodgem_solve_tier_plain(ctx, size, game.kernel.max_moves, kids, base, b, work)
+            mm = game.kernel.max_moves
+            ra = dodgem_solve_tier(ctx, size, mm, NO_CHILD_CODES, where, a, work)
+            rb = dodgem_solve_tier_plain(ctx, size, mm, kids, base, b, work)
             assert ra == rb >= 0, game.tier_name(tier)
             assert np.array_equal(a, b), game.tier_name(tier)
             fast[tier] = a

@@ -91,6 +91,7 @@ class DodgemTiers:
             reach=dodgem_reach_tier,
             first_pass=dodgem_first_pass,
             propagate=dodgem_propagate,
+            child_addresses=True,
         )
 
     @cached_property
@@ -118,7 +119,7 @@ class DodgemTiers:
         """Tiers one forward move away, canonical, sorted."""
         return list(self._children(tier))
 
-    @lru_cache(maxsize=1024)  # noqa: B019 (asked for again by tier_context straight after)
+    @lru_cache(maxsize=1 << 16)  # noqa: B019 (the plan, the solve and tier_context ask)
     def _children(self, tier: int) -> tuple[int, ...]:
         a, b = divmod(tier, self._keys)
         kc = self.placements.key_children

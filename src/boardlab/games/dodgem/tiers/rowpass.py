@@ -12,6 +12,7 @@ from boardlab.core.retrograde import (
     NO_MOVES,
     NONE,
     TOO_BIG,
+    child_code,
     child_value,
     propagate_body,
     record,
@@ -102,10 +103,11 @@ def _row_shape(params, blob):
 def _shared_moves(params, blob, child_base, side, g, slot, idx):
     """The moves of `side`'s placement g, shared by the positions of a row (the first side
     on x = g's number: they differ in y) or of a column (the second side on y: they differ
-    in x), tier stored without the mirror: per move, in `slot` the flat child entry of the
-    position with the other placement 0 (a sideways move, inside the tier, to placement z:
-    -1 - z) and in `idx` its stride in that placement | (destination square + 1) << 40.
-    Returns how many."""
+    in x), tier stored without the mirror: per move, in `slot` the child entry of the
+    position with the other placement 0, as its child's `child_base` plus its index (in the
+    solve an address, see `child_code`; in reachability a flat offset), or for a sideways
+    move, inside the tier, to placement z: -1 - z; and in `idx` its stride in that placement
+    | (destination square + 1) << 40. Returns how many."""
     other = params[P_B] if side == 0 else params[P_A]
     osz = blob[params[O_KSIZE] + other]
     o = params[O_REC + side] + g * params[P_W]
@@ -138,7 +140,7 @@ def _shared_moves(params, blob, child_base, side, g, slot, idx):
 
 
 @nb.njit(cache=True, inline="always")
-def _fold_shared(child_codes, slot, idx, nj, other, k):
+def _fold_shared(slot, idx, nj, other, k):
     """Fold the `nj` moves a row (a column) shares, as `_shared_moves` wrote them, for its
     position whose other side stands on the squares of `other` and that lies k strides into
     the row's children: (in-tier moves, legal moves, winc, lc, hd), legal -1 when a child's
@@ -153,7 +155,7 @@ def _fold_shared(child_codes, slot, idx, nj, other, k):
         if at < 0:
             c += 1
             continue
-        cc = child_codes[at + k * (e & 0xFFFFFFFFFF)]
+        cc = child_code(at + k * (e & 0xFFFFFFFFFF))
         if cc == INVALID:
             return c, -1, winc, lc, hd
         winc, lc, hd = child_value(cc, winc, lc, hd)
@@ -165,8 +167,9 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
     """`boardlab.core.retrograde.first_pass_body` for a tier stored without the mirror: the
     first side's positions row by row (one x), the second side's column by column (one y).
     The positions of a row (a column) share the moving side's moves, so their children are
-    found once and read at a fixed stride. Fills the same arrays with the same values
-    (tested against it)."""
+    found once and read at a fixed stride, where they lie (`child_base`: the children's
+    addresses, see `boardlab.core.retrograde.child_addresses`; `child_codes` is unused).
+    Fills the same arrays with the same values (tested against it)."""
     params, blob = ctx
     flags, slot, idx = work[0], work[7], work[8]
     blocked = params[P_BLOCKED]
@@ -183,7 +186,7 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
             m1 = blob[om1 + offb + y]
             if _decided(flags, code, p, m0, m1, 0, blocked, misere):
                 continue
-            c, legal, winc, lc, hd = _fold_shared(child_codes, slot, idx, nj, m1, y)
+            c, legal, winc, lc, hd = _fold_shared(slot, idx, nj, m1, y)
             if legal < 0:
                 return BAD_CHILD
             if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 0, blocked, misere) < 0:
@@ -199,7 +202,7 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
             m0 = blob[om0 + offa + x]
             if _decided(flags, code, p, m0, m1, 1, blocked, misere):
                 continue
-            c, legal, winc, lc, hd = _fold_shared(child_codes, slot, idx, nj, m0, x)
+            c, legal, winc, lc, hd = _fold_shared(slot, idx, nj, m0, x)
             if legal < 0:
                 return BAD_CHILD
             if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 1, blocked, misere) < 0:
@@ -208,7 +211,7 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
 
 
 @nb.njit(cache=True, inline="always")
-def _mirror_moves(params, blob, child_codes, child_base, side, x, y, fixed, g, other, q_seen):
+def _mirror_moves(params, blob, child_base, side, x, y, fixed, g, other, q_seen):
     """Fold the moves of position (side, x, y) of a tier stored with the mirror, whose mover
     stands on placement g (of key a when the first side moves, else of key b): returns (c,
     legal, winc, lc, hd), or legal -1 for an invalid child. `fixed`: the placement the mover
@@ -257,7 +260,7 @@ def _mirror_moves(params, blob, child_codes, child_base, side, x, y, fixed, g, o
                 i = _rank(params, blob, k2, a, 1, z, x)
             else:
                 i = _rank(params, blob, a, k2, 0, x, z)
-        cc = child_codes[child_base[s] + i]
+        cc = child_code(child_base[s] + i)
         if cc == INVALID:
             return c, -1, winc, lc, hd
         winc, lc, hd = child_value(cc, winc, lc, hd)
@@ -304,11 +307,11 @@ def _first_pass_mirror_rows(ctx, size, child_codes, child_base, code, work):
                 if side == 0:
                     yfixed = blob[omir + g1] == g1
                     c, legal, winc, lc, hd = _mirror_moves(
-                        params, blob, child_codes, child_base, 0, x, y, yfixed, ga, m1, q_seen
+                        params, blob, child_base, 0, x, y, yfixed, ga, m1, q_seen
                     )
                 else:
                     c, legal, winc, lc, hd = _mirror_moves(
-                        params, blob, child_codes, child_base, 1, x, y, xfixed, g1, m0, q_seen
+                        params, blob, child_base, 1, x, y, xfixed, g1, m0, q_seen
                     )
                 if legal < 0:
                     return BAD_CHILD
@@ -326,7 +329,8 @@ KERNEL_FUNCS = (dodgem_primitive, dodgem_moves, dodgem_unmoves)
 def dodgem_solve_tier(ctx, size, max_moves, child_codes, child_base, code, work):
     """`boardlab.core.retrograde.solve_tier_body` for the Dodgem family: the row pass
     (`_first_pass_rows`) where the tier is stored without the mirror, then the kernel's
-    propagation."""
+    propagation. It reads the children where they lie: `child_base` from
+    `boardlab.core.retrograde.child_addresses`, `child_codes` unused (no copy of them)."""
     if size >= (1 << 29):
         return TOO_BIG
     if ctx[0][P_MIR]:
@@ -357,7 +361,7 @@ def dodgem_propagate(ctx, size, code, work):
 @nb.njit(cache=True, nogil=True, _nrt=False)
 def dodgem_solve_tier_plain(ctx, size, max_moves, child_codes, child_base, code, work):
     """The same with the kernel's own first pass, one position at a time: the reference the
-    row pass is tested against."""
+    row pass is tested against (its children side by side, as `side_by_side` sets them)."""
     return solve_tier_body(
         dodgem_primitive,
         _moves_for_solve,
