@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.checks import BAD_CHILD
+from boardlab.core.retrograde import child_addresses, child_code
 from boardlab.games.dodgem.rules import DodgemRules
 from boardlab.games.dodgem.tiers import DodgemTiers, placements
 
@@ -188,14 +189,21 @@ def _cleared(mover, other, misere):
     return 0
 
 
+def _address(codes: U16) -> int:
+    """Where `codes` lie in memory, in two-byte units (see `derive_full`)."""
+    return int(child_addresses([codes])[0])
+
+
 @nb.njit(cache=True, nogil=True)
-def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, joined, views, out):
+def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, own, views, out):
     """The code every position of the full tier (a, b) must hold, into `out`.
 
-    `joined` holds the tier's own codes (full layout) from 0, then its children's stored
-    codes; `views[s, k]` for side s's forward moves into key k: (start in `joined`, swapped),
-    swapped meaning the child is stored as its colour-swapped image. `mv` = (count0, bit0,
-    key0, num0, count1, bit1, key1, num1), the flattened move tables of `Board`."""
+    The codes are read where they lie (`boardlab.core.retrograde.child_code`, addresses in
+    two-byte units, none copied): the tier's own codes (full layout) from `own`, and
+    `views[s, k]` for side s's forward moves into key k: (where the child's stored codes
+    start, swapped), swapped meaning the child is stored as its colour-swapped image. `mv` =
+    (count0, bit0, key0, num0, count1, bit1, key1, num1), the flattened move tables of
+    `Board`."""
     count0, bit0, key0, num0, count1, bit1, key1, num1 = mv
     asz = ksize[a]
     bsz = ksize[b]
@@ -217,7 +225,7 @@ def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, j
             z = num0[e]
             rbit[j] = bit0[e]
             if k2 == a:  # sideways: (1, z, y) of this tier
-                rat[j] = (asz + z) * bsz
+                rat[j] = own + (asz + z) * bsz
                 rstride[j] = 1
             else:  # forward or off: (1, z, y) of the tier (k2, b)
                 k2sz = ksize[k2]
@@ -248,7 +256,7 @@ def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, j
                     continue
                 legal += 1
                 lost, drawn, won, bad = _fold(
-                    joined[rat[j] + y * rstride[j]], lost, drawn, won, bad
+                    child_code(rat[j] + y * rstride[j]), lost, drawn, won, bad
                 )
             if legal == 0:
                 if blocked == 0:
@@ -257,7 +265,7 @@ def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, j
                 if blocked == 1:
                     out[p] = 3
                     continue
-                lost, drawn, won, bad = _fold(joined[half + p], lost, drawn, won, bad)
+                lost, drawn, won, bad = _fold(child_code(own + half + p), lost, drawn, won, bad)
             out[p] = _result(lost, drawn, won, bad)
     # the second side to move
     for x in range(asz):
@@ -286,14 +294,14 @@ def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, j
                 k2 = key1[e]
                 z = num1[e]
                 if k2 == b:  # sideways: (0, x, z) of this tier
-                    q = x * bsz + z
+                    q = own + x * bsz + z
                 else:  # (0, x, z) of the tier (a, k2)
                     k2sz = ksize[k2]
                     start = views[1, k2, 0]
                     # stored as (k2, a) when swapped: (1, z, x) there
                     swapped = views[1, k2, 1]
                     q = start + ((k2sz + z) * asz + x if swapped else x * k2sz + z)
-                lost, drawn, won, bad = _fold(joined[q], lost, drawn, won, bad)
+                lost, drawn, won, bad = _fold(child_code(q), lost, drawn, won, bad)
             if legal == 0:
                 if blocked == 0:
                     out[p] = 2
@@ -301,7 +309,7 @@ def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, j
                 if blocked == 1:
                     out[p] = 3
                     continue
-                lost, drawn, won, bad = _fold(joined[p - half], lost, drawn, won, bad)
+                lost, drawn, won, bad = _fold(child_code(own + p - half), lost, drawn, won, bad)
             out[p] = _result(lost, drawn, won, bad)
 
 
@@ -411,16 +419,16 @@ class DodgemChecker:
         return made
 
     def work_bytes(self, tier: int) -> int:
-        """The result and the tier side by side with its children (classic); for Piecepack
-        also the tier and its children unfolded (twice their stored size) and the map back."""
+        """The result (classic: the tier and its children are read where they lie in the
+        cache); for Piecepack also the tier and its children unfolded (twice their stored
+        size) and the map back."""
         size = self.layout.tier_size(tier)
         kids = sum(self.layout.tier_size(c) for c in self.child_tiers(tier))
         if not self.mirror:
-            return 2 * size + 2 * (size + kids)
+            return 2 * size
         full = 2 * size
-        # full codes, full result, the map back (int32), the result; children unfolded and
-        # side by side
-        return 2 * full + 2 * full + 4 * full + 2 * size + 2 * 2 * (2 * kids)
+        # full codes, full result, the map back (int32), the result; children unfolded
+        return 2 * full + 2 * full + 4 * full + 2 * size + 2 * (2 * kids)
 
     def derive(self, tier: int, codes: U16, children: Any) -> U16:
         """What every stored entry of `tier` must hold (see `boardlab.core.checks`)."""
@@ -429,8 +437,7 @@ class DodgemChecker:
         a, b = divmod(tier, k)
         stored = {t: c for t, c in zip(self.child_tiers(tier), children, strict=True)}
         full = self.layout.unfold(tier, codes) if self.mirror else codes
-        parts: list[U16] = [full]
-        at = len(full)
+        parts: list[U16] = [full]  # kept alive while the kernel reads them where they lie
         views = np.zeros((2, k, 2), np.int64)
         placed: dict[int, int] = {}
         for side, k2, child in self._full_children(tier):
@@ -438,16 +445,12 @@ class DodgemChecker:
             canon = self._canonical(ca, cb)
             if self.mirror:  # every full child tier unfolded on its own
                 arr = self._unfold_child(child, stored[canon])
-                views[side, k2] = (at, 0)
+                views[side, k2] = (_address(arr), 0)
                 parts.append(arr)
-                at += len(arr)
                 continue
             if canon not in placed:
-                placed[canon] = at
-                parts.append(stored[canon])
-                at += len(stored[canon])
+                placed[canon] = _address(stored[canon])
             views[side, k2] = (placed[canon], int(canon != child))
-        joined = np.concatenate(parts) if len(parts) > 1 else full
         out = np.empty(len(full), np.uint16)
         derive_full(
             a,
@@ -460,7 +463,7 @@ class DodgemChecker:
             bd.width,
             _BLOCKED[self.rules.blocked],
             int(self.rules.goal == "misere"),
-            joined,
+            _address(full),
             views,
             out,
         )
