@@ -84,7 +84,11 @@ def test_children_read_where_they_lie_are_their_codes() -> None:
     picks = np.array([(s, i) for s, k in enumerate(kids) for i in (0, len(k) // 2, len(k) - 1)])
     got = _read_children(child_addresses(kids), picks)
     assert got.tolist() == [int(kids[s][i]) for s, i in picks]
-    with pytest.raises(ValueError, match="contiguous uint16"):
+    with pytest.raises(ValueError, match="contiguous aligned uint16"):
         child_addresses([kids[2][::2]])
-    with pytest.raises(ValueError, match="contiguous uint16"):
+    with pytest.raises(ValueError, match="contiguous aligned uint16"):
         child_addresses([kids[2].astype(np.uint32)])
+    odd = np.frombuffer(bytes(9), np.uint16, count=4, offset=1)  # at an odd address
+    assert not odd.flags.aligned
+    with pytest.raises(ValueError, match="contiguous aligned uint16"):
+        child_addresses([odd])

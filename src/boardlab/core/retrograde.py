@@ -99,9 +99,9 @@ def child_addresses(arrays: Sequence[npt.NDArray[np.uint16]]) -> npt.NDArray[np.
     the arrays as they are, none copied. The caller keeps the arrays alive meanwhile."""
     base = np.zeros(len(arrays) + 1, np.int64)
     for s, a in enumerate(arrays):
-        if a.dtype != np.uint16 or a.ndim != 1 or not a.flags.c_contiguous:
-            raise ValueError("child codes must be one-dimensional contiguous uint16 arrays")
-        base[s] = a.ctypes.data >> 1  # a uint16 array is aligned to two bytes
+        if a.dtype != np.uint16 or a.ndim != 1 or not (a.flags.c_contiguous and a.flags.aligned):
+            raise ValueError("child codes must be one-dimensional contiguous aligned uint16 arrays")
+        base[s] = a.ctypes.data >> 1  # aligned: an even address
     return base
 
 
