@@ -162,14 +162,12 @@ def solve_game(
         closing = stamp()
         runner.close()
         add_time(clock, "cluster", closing)
-    if runner.writes_between_runs:  # the writes took the solving threads' time
-        for phase, seconds in apart.items():
-            clock[phase] = clock.get(phase, 0.0) + seconds
+    for phase, seconds in apart.items():
+        clock[phase] = clock.get(phase, 0.0) + seconds
     in_packs = sum(clock.get(p, 0.0) for p in PHASES if p not in ("plan", "cluster", "idle"))
+    if not runner.writes_between_runs:  # a writer thread's writes: not the solving threads'
+        in_packs -= apart.get("write", 0.0)
     clock["idle"] = max(0.0, runner.threads * solving - in_packs)
-    if not runner.writes_between_runs:  # a writer thread's: not one of the solving ones
-        for phase, seconds in apart.items():
-            clock[phase] = clock.get(phase, 0.0) + seconds
     headers = [done[p.name] for p in plan.packs]
     manifest.update(complete=True, **totals(headers))
     manifest["bytes"] = sum(pack_path(folder, p.name).stat().st_size for p in plan.packs)
