@@ -112,6 +112,12 @@ def make_engine(
     return engine
 
 
+def param_mark(dialect: Any) -> str:
+    """The placeholder of a parameter in the driver's own SQL: `?` (sqlite3), else `%s`
+    (psycopg)."""
+    return "?" if dialect.paramstyle == "qmark" else "%s"
+
+
 def checkpoint(engine: Engine) -> tuple[int, int]:
     """Copy what SQLite's log holds back into the database file, as far as no reader still
     needs it (a passive checkpoint: writers and readers go on meanwhile); the pages in the

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from boardlab.web.friends.batch import WriterThread
+from boardlab.web.friends.db import param_mark
 from boardlab.web.friends.live import ResultView
 
 
@@ -364,7 +365,7 @@ class GroupCommitter(WriterThread[MoveWrite]):
 
     @functools.cached_property
     def _sql(self) -> dict[str, str]:
-        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        mark = param_mark(self.engine.dialect)
 
         def marks(n: int) -> str:
             return ", ".join([mark] * n)

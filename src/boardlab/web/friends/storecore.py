@@ -349,8 +349,7 @@ class StoreCore:
         driver's own connection: every socket's hello and every read of a kept game asks,
         and a session of the ORM would cost twenty times the query."""
         dialect = self.read_engine.dialect
-        mark = "?" if dialect.paramstyle == "qmark" else "%s"
-        sql = f"SELECT version FROM games WHERE id = {mark}"
+        sql = f"SELECT version FROM games WHERE id = {dbmod.param_mark(dialect)}"
         conn = self.read_engine.raw_connection()
         try:
             cursor = conn.cursor()
