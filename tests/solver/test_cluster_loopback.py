@@ -14,8 +14,10 @@ from boardlab.solver.cluster import connect, dashboard_link, disconnect, schedul
 LOOPBACK = {"0100007F", "00000000000000000000000001000000"}  # 127.0.0.1 and ::1 in /proc
 
 
-def _listening_addresses() -> list[str]:
-    """The local addresses (hex, as /proc writes them) this process listens on."""
+def _listening_sockets() -> dict[str, str]:
+    """The sockets this process listens on: inode to local address (hex, as /proc writes it).
+    By inode, so that a listener another test left open on loopback does not hide the
+    cluster's."""
     mine = set()
     for fd in os.listdir("/proc/self/fd"):
         try:
@@ -24,21 +26,21 @@ def _listening_addresses() -> list[str]:
             continue
         if target.startswith("socket:["):
             mine.add(target[8:-1])
-    found = []
+    found = {}
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         for line in Path(table).read_text().splitlines()[1:]:
             fields = line.split()
             if fields[3] == "0A" and fields[9] in mine:  # LISTEN
-                found.append(fields[1].split(":")[0])
+                found[fields[9]] = fields[1].split(":")[0]
     return found
 
 
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's /proc")
 def test_the_local_cluster_listens_on_loopback_only() -> None:
-    before = set(_listening_addresses())
+    before = _listening_sockets()
     client, cluster, _ = connect(2, None)
     try:
-        opened = [a for a in _listening_addresses() if a not in before]
+        opened = [a for inode, a in _listening_sockets().items() if inode not in before]
         assert opened, "the cluster's dashboard should listen somewhere"
         assert all(a in LOOPBACK for a in opened), opened
         link = dashboard_link(client, cluster)
