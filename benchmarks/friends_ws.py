@@ -145,6 +145,7 @@ class Stats:
         self.client_wait_s = 0.0  # and the clients'
         self.lost = 0  # players whose socket failed (refused, or closed by the server)
         self.memory: list[tuple[float, float]] = []  # (seconds into the window, server MiB)
+        self.late: list[tuple[float, str, int, float]] = []  # (s, game, ply, sent at s)
         self.trace = False  # --trace: keep each move's send and receive times, the loop's lag
         self.seen: dict[tuple[str, int], tuple[float, float]] = {}  # (game, ply): sent, seen
         self.lags: list[float] = []  # the clients' event loop: a 5 ms timer's lateness, s
@@ -193,6 +194,8 @@ async def player(
                     if t0 is not None and t0 >= stats.opened:
                         now = clock()
                         stats.latencies.append(now - t0)
+                        if now - t0 > 2.0:  # a late move: which, for the log lines
+                            stats.late.append((now - t0, game, ply - 1, t0 - stats.opened))
                         stats.moves += 1
                         if stats.trace:
                             stats.seen[(game, ply - 1)] = (t0, now)
@@ -238,18 +241,21 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-def sched_seconds(pid: int) -> tuple[float, float]:
-    """Seconds the threads of a process and its children have run on a processor, and have
-    waited for one while ready to run (Linux's schedstat): the waiting is the machine's
-    other work (and the process's own threads) keeping it from a processor."""
-    ran = waited = 0.0
+def sched_waits(pid: int) -> dict[tuple[int, str], float]:
+    """Seconds each thread of a process and its children has waited for a processor while
+    ready to run (Linux's schedstat), by (process, thread): the machine's other work (and
+    the process's own threads) keeping it from a processor."""
+    waits = {}
     for p in (pid, *children(pid)):
         with contextlib.suppress(OSError):
             for task in Path(f"/proc/{p}/task").iterdir():
-                fields = (task / "schedstat").read_text().split()
-                ran += int(fields[0]) / 1e9
-                waited += int(fields[1]) / 1e9
-    return ran, waited
+                waits[(p, task.name)] = int((task / "schedstat").read_text().split()[1]) / 1e9
+    return waits
+
+
+def waited(before: dict[tuple[int, str], float], pid: int) -> float:
+    """Seconds the threads of `pid` (and its children) alive now waited since `before`."""
+    return sum(t - before.get(k, 0.0) for k, t in sched_waits(pid).items())
 
 
 async def run(
@@ -293,7 +299,7 @@ async def run(
     stats.opened = time.perf_counter()
     stats.open = True
     cpu, own = cpu_seconds(server), time.process_time()
-    sched, sched_own = sched_seconds(server), sched_seconds(os.getpid())
+    sched, sched_own = sched_waits(server), sched_waits(os.getpid())
     # the server's resident memory ten times in the window: flat, or growing with time
     every = seconds / 10
     for i in range(10):
@@ -303,8 +309,8 @@ async def run(
     stats.window_s = time.perf_counter() - stats.opened
     stats.server_cpu_s = cpu_seconds(server) - cpu
     stats.client_cpu_s = time.process_time() - own
-    stats.server_wait_s = sched_seconds(server)[1] - sched[1]
-    stats.client_wait_s = sched_seconds(os.getpid())[1] - sched_own[1]
+    stats.server_wait_s = waited(sched, server)
+    stats.client_wait_s = waited(sched_own, os.getpid())
     if trace:
         signal_server(server, signal.SIGUSR2)
         stats.trace = False
@@ -624,6 +630,10 @@ def main() -> None:
             f"latency send -> opponent sees it: p50 {percentile(lat, 0.5):.1f} ms, "
             f"p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
             f"max {max(lat):.1f} ms"
+        )
+    for late, game, ply, at in sorted(stats.late, reverse=True)[:5]:
+        print(
+            f"late: game {game} ply {ply}, sent {at:.1f} s into the window, seen {late:.1f} s later"
         )
     print(f"errors: {stats.errors}; players lost (socket refused or failed): {stats.lost}")
     for text, count in stats.kinds.most_common(3):
