@@ -145,7 +145,12 @@ class Stats:
         self.client_wait_s = 0.0  # and the clients'
         self.lost = 0  # players whose socket failed (refused, or closed by the server)
         self.memory: list[tuple[float, float]] = []  # (seconds into the window, server MiB)
-        self.late: list[tuple[float, str, int, float]] = []  # (s, game, ply, sent at s)
+        self.heard: dict[int, float] = {}  # game n -> when one of its seats last had a state
+        self.late: list[tuple[float, str, int, float]] = []
+        self.stuck: list[
+            int
+        ] = []  # games with no state for 5 s at the window's end  # (s, game, ply, sent at s)
+        self.think = 0.0
         self.trace = False  # --trace: keep each move's send and receive times, the loop's lag
         self.seen: dict[tuple[str, int], tuple[float, float]] = {}  # (game, ply): sent, seen
         self.lags: list[float] = []  # the clients' event loop: a 5 ms timer's lateness, s
@@ -185,6 +190,7 @@ async def player(
                 if msg["type"] != "state":
                     continue
                 s = msg["state"]
+                stats.heard[n] = clock()
                 if not stats.open:
                     stats.seated.add((game, token))
                 ply = s["ply"]
@@ -270,6 +276,7 @@ async def run(
 ) -> Stats:
     stats = Stats()
     stats.trace = trace
+    stats.think = think
     begun = time.perf_counter()
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -307,6 +314,10 @@ async def run(
         await asyncio.sleep(every)
     stats.memory.append((seconds, server_rss(server)))
     stats.window_s = time.perf_counter() - stats.opened
+    # games none of whose seats had a state in the last 5 s (with --think below 1 s, a game
+    # that moves has one every second or so): stuck, their latency never counted
+    now = time.perf_counter()
+    stats.stuck = sorted(n for n in range(games) if now - stats.heard.get(n, 0.0) > 5.0)
     stats.server_cpu_s = cpu_seconds(server) - cpu
     stats.client_cpu_s = time.process_time() - own
     stats.server_wait_s = waited(sched, server)
@@ -631,6 +642,8 @@ def main() -> None:
             f"p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
             f"max {max(lat):.1f} ms"
         )
+    if stats.think < 1.0:
+        print(f"games with no state for the last 5 s of the window (stuck): {len(stats.stuck)}")
     for late, game, ply, at in sorted(stats.late, reverse=True)[:5]:
         print(
             f"late: game {game} ply {ply}, sent {at:.1f} s into the window, seen {late:.1f} s later"
