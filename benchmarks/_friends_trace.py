@@ -9,6 +9,11 @@ lateness) and times the cycle collector's passes.
 SIGUSR1 starts recording (the benchmark's window opens), SIGUSR2 writes what was recorded
 as JSON to `$FRIENDS_TRACE.<pid>` and stops. Benchmark-only: it reaches into private
 functions, and nothing of the server imports it.
+
+For experiments, set in the benchmark's environment: FRIENDS_SWITCH (the interpreter's
+switch interval, s), FRIENDS_MAX_BATCH (the group commit's batch cap), FRIENDS_GC0 (the
+collector's young threshold), FRIENDS_PROFILE=FILE (the event loop's thread under cProfile
+through the window), FRIENDS_GC_LOOK=1 (print what each collection finds young).
 """
 
 from __future__ import annotations
