@@ -26,6 +26,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -34,6 +35,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -48,6 +50,10 @@ limits = dict(open_per_client=100_000, open_total=100_000, messages_per_s=1000,
               message_burst=1000, requests_per_s=10_000, request_burst=10_000,
               full_sync=sys.argv[4] == "full")
 port, db, tables, workers = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[5])
+if os.environ.get("FRIENDS_TRACE"):  # --trace: stamp the stages of every move
+    sys.path.insert(0, os.environ["FRIENDS_TRACE_PATH"])
+    import _friends_trace
+    _friends_trace.install()
 try:
     from boardlab.web.server import ENV, ServeSettings
 except ImportError:  # a checkout from before `serve --workers`: one process, as it ran then
@@ -135,8 +141,19 @@ class Stats:
         self.kinds: Counter[str] = Counter()  # the errors' messages
         self.server_cpu_s = 0.0  # CPU seconds the server's processes used in the window
         self.client_cpu_s = 0.0  # and this process (the clients)
+        self.server_wait_s = 0.0  # seconds the server's threads were ready but not running
+        self.client_wait_s = 0.0  # and the clients'
         self.lost = 0  # players whose socket failed (refused, or closed by the server)
         self.memory: list[tuple[float, float]] = []  # (seconds into the window, server MiB)
+        self.heard: dict[int, float] = {}  # game n -> when one of its seats last had a state
+        self.late: list[tuple[float, str, int, float]] = []
+        self.stuck: list[
+            int
+        ] = []  # games with no state for 5 s at the window's end  # (s, game, ply, sent at s)
+        self.think = 0.0
+        self.trace = False  # --trace: keep each move's send and receive times, the loop's lag
+        self.seen: dict[tuple[str, int], tuple[float, float]] = {}  # (game, ply): sent, seen
+        self.lags: list[float] = []  # the clients' event loop: a 5 ms timer's lateness, s
 
 
 def client_address(n: int) -> str:
@@ -173,6 +190,7 @@ async def player(
                 if msg["type"] != "state":
                     continue
                 s = msg["state"]
+                stats.heard[n] = clock()
                 if not stats.open:
                     stats.seated.add((game, token))
                 ply = s["ply"]
@@ -180,8 +198,13 @@ async def player(
                 if ply and mine:  # the opponent's move reached this seat
                     t0 = sent.pop((game, ply - 1), None)
                     if t0 is not None and t0 >= stats.opened:
-                        stats.latencies.append(clock() - t0)
+                        now = clock()
+                        stats.latencies.append(now - t0)
+                        if now - t0 > 2.0:  # a late move: which, for the log lines
+                            stats.late.append((now - t0, game, ply - 1, t0 - stats.opened))
                         stats.moves += 1
+                        if stats.trace:
+                            stats.seen[(game, ply - 1)] = (t0, now)
                 if s["next_game"]:
                     next_game = s["next_game"]
                     break
@@ -224,10 +247,36 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def sched_waits(pid: int) -> dict[tuple[int, str], float]:
+    """Seconds each thread of a process and its children has waited for a processor while
+    ready to run (Linux's schedstat), by (process, thread): the machine's other work (and
+    the process's own threads) keeping it from a processor."""
+    waits = {}
+    for p in (pid, *children(pid)):
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{p}/task").iterdir():
+                waits[(p, task.name)] = int((task / "schedstat").read_text().split()[1]) / 1e9
+    return waits
+
+
+def waited(before: dict[tuple[int, str], float], pid: int) -> float:
+    """Seconds the threads of `pid` (and its children) alive now waited since `before`."""
+    return sum(t - before.get(k, 0.0) for k, t in sched_waits(pid).items())
+
+
 async def run(
-    base: str, games: int, seconds: float, size: int, seed: int, think: float, server: int
+    base: str,
+    games: int,
+    seconds: float,
+    size: int,
+    seed: int,
+    think: float,
+    server: int,
+    trace: bool = False,
 ) -> Stats:
     stats = Stats()
+    stats.trace = trace
+    stats.think = think
     begun = time.perf_counter()
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -250,9 +299,14 @@ async def run(
         await asyncio.sleep(0.05)
     stats.setup_s = time.perf_counter() - begun
     print(f"every socket seated after {stats.setup_s:.1f} s; measuring {seconds:g} s", flush=True)
+    lag = None
+    if trace:
+        signal_server(server, signal.SIGUSR1)
+        lag = asyncio.create_task(loop_lag(stats.lags))
     stats.opened = time.perf_counter()
     stats.open = True
     cpu, own = cpu_seconds(server), time.process_time()
+    sched, sched_own = sched_waits(server), sched_waits(os.getpid())
     # the server's resident memory ten times in the window: flat, or growing with time
     every = seconds / 10
     for i in range(10):
@@ -260,8 +314,19 @@ async def run(
         await asyncio.sleep(every)
     stats.memory.append((seconds, server_rss(server)))
     stats.window_s = time.perf_counter() - stats.opened
+    # games none of whose seats had a state in the last 5 s (with --think below 1 s, a game
+    # that moves has one every second or so): stuck, their latency never counted
+    now = time.perf_counter()
+    stats.stuck = sorted(n for n in range(games) if now - stats.heard.get(n, 0.0) > 5.0)
     stats.server_cpu_s = cpu_seconds(server) - cpu
     stats.client_cpu_s = time.process_time() - own
+    stats.server_wait_s = waited(sched, server)
+    stats.client_wait_s = waited(sched_own, os.getpid())
+    if trace:
+        signal_server(server, signal.SIGUSR2)
+        stats.trace = False
+    if lag is not None:
+        lag.cancel()
     for task in tasks:
         task.cancel()
     ended = await asyncio.gather(*tasks, return_exceptions=True)
@@ -269,6 +334,169 @@ async def run(
         isinstance(e, BaseException) and not isinstance(e, asyncio.CancelledError) for e in ended
     )
     return stats
+
+
+def signal_server(pid: int, sig: int) -> None:
+    """Send `sig` to the server's processes (the workers; the one process with one)."""
+    for p in children(pid) or [pid]:
+        with contextlib.suppress(OSError):
+            os.kill(p, sig)
+
+
+async def loop_lag(into: list[float]) -> None:
+    """The lateness of a 5 ms timer, again and again: how long the clients' event loop was
+    busy before it could run a task that was ready."""
+    clock = time.perf_counter
+    while True:
+        t = clock()
+        await asyncio.sleep(0.005)
+        into.append(clock() - t - 0.005)
+
+
+def read_traces(prefix: Path) -> dict[str, Any]:
+    """The server processes' traces (`_friends_trace`), merged; waits a little for them."""
+    deadline = time.monotonic() + 20
+    merged: dict[str, Any] = {
+        "stamps": [],
+        "batches": [],
+        "lags": [],
+        "gc": [],
+        "lock_waits": [],
+        "tx": [],
+    }
+    while time.monotonic() < deadline:
+        files = [p for p in prefix.parent.glob(prefix.name + ".*") if p.suffix != ".tmp"]
+        if files:
+            time.sleep(0.5)
+            for f in files:
+                part = json.loads(f.read_text())
+                for k in merged:
+                    merged[k].extend(part[k])
+            return merged
+        time.sleep(0.2)
+    print("trace: the server wrote none")
+    return merged
+
+
+# a move's stages, in order: the client's send, the server's (see _friends_trace.py), the
+# opponent's receive
+STAGES = (
+    ("sent by client", "handle"),
+    ("handle", "prepared"),
+    ("prepared", "handover"),
+    ("handover", "batch"),
+    ("batch", "commit"),
+    ("commit", "committed"),
+    ("committed", "settled"),
+    ("settled", "resumed"),
+    ("resumed", "publish"),
+    ("publish", "dequeued"),
+    ("dequeued", "sent"),
+    ("sent", "seen by opponent"),
+)
+EXPLAIN = {
+    "sent by client": "client send -> server handles the frame",
+    "handle": "checked and played in memory",
+    "prepared": "waits for the loop's pass to end (hand-over)",
+    "handover": "waits for the writer thread to take the batch",
+    "batch": "batch's statements",
+    "commit": "commit (fsync)",
+    "committed": "commit -> loop settles the waiter",
+    "settled": "settled -> the move's task resumes",
+    "resumed": "resumed -> state published",
+    "publish": "published -> the opponent's send task runs",
+    "dequeued": "send_text",
+    "sent": "server sent -> opponent's client sees it",
+}
+
+
+def trace_report(stats: Stats, traced: dict[str, Any]) -> None:
+    """Print where a move's time goes: each stage's p50/p95/p99 over the moves, and its
+    mean over the slowest 5% of moves (those beyond the p95)."""
+    server = {(g, p): s for g, p, s in traced["stamps"]}
+    rows = []
+    for key, (t0, t1) in stats.seen.items():
+        s = server.get(key)
+        if s is None:
+            continue
+        s = dict(s)
+        s["sent by client"], s["seen by opponent"] = t0, t1
+        if "handover" not in s and "prepared" in s:  # a server that hands each move at once
+            s["handover"] = s["prepared"]
+        if all(a in s and b in s and s[a] == s[a] and s[b] == s[b] for a, b in STAGES):
+            rows.append(s)
+    print(f"trace: {len(rows)} of {len(stats.seen)} moves stamped at every stage")
+    if not rows:
+        return
+    total = [1000 * (r["seen by opponent"] - r["sent by client"]) for r in rows]
+    cut = percentile(total, 0.95)
+    slow = [r for r, t in zip(rows, total, strict=True) if t >= cut]
+    print(f"  {'stage (ms)':52} {'p50':>7} {'p95':>7} {'p99':>7} {'slow 5%':>8}")
+    for a, b in STAGES:
+        d = [1000 * (r[b] - r[a]) for r in rows]
+        mean_slow = sum(1000 * (r[b] - r[a]) for r in slow) / len(slow)
+        print(
+            f"  {EXPLAIN[a]:52} {percentile(d, 0.5):7.2f} {percentile(d, 0.95):7.2f} "
+            f"{percentile(d, 0.99):7.2f} {mean_slow:8.2f}"
+        )
+    print(
+        f"  {'whole (client send -> opponent sees it)':52} {percentile(total, 0.5):7.2f} "
+        f"{percentile(total, 0.95):7.2f} {percentile(total, 0.99):7.2f} "
+        f"{sum(total[i] for i, t in enumerate(total) if t >= cut) / len(slow):8.2f}"
+    )
+    b = traced["batches"]
+    if b:
+        sizes = [x[5] for x in b]
+        commit = [1000 * (x[2] - x[1]) for x in b if x[1] == x[1]]
+        whole = [1000 * (x[2] - x[0]) for x in b]
+        span = max(1e-9, max(x[3] for x in b) - min(x[0] for x in b))
+        busy = sum(x[3] - x[0] for x in b) / span
+        cpu = sum(x[4] for x in b) / span
+        print(
+            f"  group commits: {len(b)}, moves a batch p50 {percentile(sizes, 0.5)} "
+            f"p95 {percentile(sizes, 0.95)} max {max(sizes)}; a batch's transaction p50 "
+            f"{percentile(whole, 0.5):.2f} p95 {percentile(whole, 0.95):.2f} ms, of it the "
+            f"commit p50 {percentile(commit, 0.5):.2f} p95 {percentile(commit, 0.95):.2f} "
+            f"max {max(commit):.2f} ms; the writer busy {100 * busy:.0f}% of the time, "
+            f"on a CPU {100 * cpu:.0f}% of the time"
+        )
+    waits = [1000 * x for x in traced["lock_waits"]]
+    if waits:
+        print(
+            f"  the writer's wait for the write lock: p50 {percentile(waits, 0.5):.2f}, p95 "
+            f"{percentile(waits, 0.95):.2f}, max {max(waits):.2f} ms, total {sum(waits):.0f} ms"
+        )
+    by_caller: dict[str, list[tuple[float, float]]] = {}
+    for caller, waited, held in traced["tx"]:
+        by_caller.setdefault(caller, []).append((1000 * waited, 1000 * held))
+    for caller, v in sorted(by_caller.items(), key=lambda kv: -len(kv[1])):
+        held = sorted(x[1] for x in v)
+        print(
+            f"  other write transactions, {caller}: {len(v)}, holding the write lock p50 "
+            f"{percentile(held, 0.5):.1f} p95 {percentile(held, 0.95):.1f} ms, "
+            f"{sum(held):.0f} ms in all"
+        )
+    for who, lags in (("server", [x[1] for x in traced["lags"]]), ("clients", stats.lags)):
+        if lags:
+            ms = [1000 * x for x in lags]
+            print(
+                f"  {who}' event loop lag (a 5 ms timer's lateness): p50 "
+                f"{percentile(ms, 0.5):.2f}, p95 {percentile(ms, 0.95):.2f}, p99 "
+                f"{percentile(ms, 0.99):.2f}, max {max(ms):.2f} ms ({len(ms)} samples)"
+            )
+    gcs = traced["gc"]
+    if gcs:
+        by_gen: dict[int, list[tuple[float, float]]] = {}
+        for _, gen, dt, cpu in gcs:
+            by_gen.setdefault(gen, []).append((1000 * dt, 1000 * cpu))
+        print(
+            "  server's collector: "
+            + "; ".join(
+                f"gen {g}: {len(v)} passes, longest {max(v)[0]:.1f} ms ({max(v)[1]:.1f} ms "
+                f"CPU), total {sum(x[0] for x in v):.0f} ms ({sum(x[1] for x in v):.0f} ms CPU)"
+                for g, v in sorted(by_gen.items())
+            )
+        )
 
 
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -310,6 +538,12 @@ def main() -> None:
         default="full",
         help="SQLite sync per commit: full (the server's default) or normal",
     )
+    ap.add_argument(
+        "--trace",
+        action="store_true",
+        help="stamp each move's stages in the server and the client, and print where a "
+        "move's time goes (slows the server a little)",
+    )
     args = ap.parse_args()
     if not (1 <= args.games <= 1000 and 1 <= args.seconds <= 600 and 1 <= args.workers <= 8):
         raise SystemExit("--games 1-1000, --seconds 1-600 and --workers 1-8 keep it bounded")
@@ -325,9 +559,14 @@ def main() -> None:
         # the server in a session of its own, as a service runs: where the kernel shares the
         # processors between sessions (Linux's autogroups), the clients' session does not
         # share one slice with the server it measures
+        env = dict(os.environ)
+        trace_path = Path(tmp) / "trace"
+        if args.trace:
+            env.update(FRIENDS_TRACE=str(trace_path), FRIENDS_TRACE_PATH=str(Path(__file__).parent))
         proc = subprocess.Popen(
             [args.python, "-c", SERVER, str(port), db, tables, args.sync, str(args.workers)],
             start_new_session=True,
+            env=env,
         )
         base = f"http://127.0.0.1:{port}"
         try:
@@ -344,8 +583,19 @@ def main() -> None:
             idle_rss = sum(memory_mib(p)[0] for p in (proc.pid, *children(proc.pid)))
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
                 stats = runner.run(
-                    run(base, args.games, args.seconds, args.size, args.seed, args.think, proc.pid)
+                    run(
+                        base,
+                        args.games,
+                        args.seconds,
+                        args.size,
+                        args.seed,
+                        args.think,
+                        proc.pid,
+                        args.trace,
+                    )
                 )
+            if args.trace:
+                traced = read_traces(trace_path)
             elapsed = stats.window_s
             rss, peak = memory_mib(proc.pid)
             for child in children(proc.pid):
@@ -353,7 +603,12 @@ def main() -> None:
                 rss, peak = rss + r, peak + p
         finally:
             proc.terminate()
-            proc.wait(20)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:  # a server that will not stop is stopped
+                print("the server did not stop within 20 s of SIGTERM: killed")
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(20)
     lat = [x * 1000 for x in stats.latencies]
     where = (
         f"SQLite file, WAL, synchronous={args.sync.upper()}"
@@ -375,12 +630,23 @@ def main() -> None:
             f"{1000 * stats.client_cpu_s / stats.moves:.2f} ms a move "
             f"({stats.client_cpu_s / elapsed:.2f} cores busy)"
         )
+        print(
+            f"waiting for a processor while ready to run (the machine's other work): server "
+            f"{stats.server_wait_s:.1f} s ({1000 * stats.server_wait_s / stats.moves:.2f} ms "
+            f"a move), clients {stats.client_wait_s:.1f} s"
+        )
     print(f"games finished (and rematched): {stats.games_finished}")
     if lat:
         print(
             f"latency send -> opponent sees it: p50 {percentile(lat, 0.5):.1f} ms, "
             f"p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
             f"max {max(lat):.1f} ms"
+        )
+    if stats.think < 1.0:
+        print(f"games with no state for the last 5 s of the window (stuck): {len(stats.stuck)}")
+    for late, game, ply, at in sorted(stats.late, reverse=True)[:5]:
+        print(
+            f"late: game {game} ply {ply}, sent {at:.1f} s into the window, seen {late:.1f} s later"
         )
     print(f"errors: {stats.errors}; players lost (socket refused or failed): {stats.lost}")
     for text, count in stats.kinds.most_common(3):
@@ -393,6 +659,8 @@ def main() -> None:
     )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"client and server share {os.cpu_count()} cores; load average now {load}")
+    if args.trace:
+        trace_report(stats, traced)
 
 
 if __name__ == "__main__":

@@ -7,16 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select, update
+from sqlalchemy.orm import Session
 from tests.web.friends.helpers import ManualClock, run_coroutine, started, token_to_move
 
 from boardlab.web.friends import groupcommit, views
 from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.models import Game, MoveRow
 from boardlab.web.friends.store import FriendLimits, FriendStore, Played
+
+T = TypeVar("T")
 
 
 def shared(state: fs.FriendStateOut) -> views.Public:
@@ -142,3 +148,68 @@ def test_the_sockets_state_is_the_models(store: FriendStore, clock: ManualClock)
             state = store.move(created.id, tok, rng.choice(state.legal_moves), state.ply)
             live = store.live.get(created.id) or live
         assert seen > 1 or state.setup is not None
+
+
+def test_changes_ride_in_the_moves_transaction_each_in_its_own_savepoint(
+    store: FriendStore,
+) -> None:
+    """While the writer is busy, a move and three changes wait; they are then written in one
+    transaction: the move and the good changes are stored, the change that raised has its
+    own write undone and its caller gets its error, and one commit stored them all."""
+    games = [started(store) for _ in range(4)]
+    state = store.state(games[0].id)
+    commits = []
+    event.listen(store.engine, "commit", lambda conn: commits.append(1))
+    busy, free = threading.Event(), threading.Event()
+
+    def hold(db: Session) -> str:  # keeps the writer in its first batch
+        busy.set()
+        free.wait(10)
+        return "held"
+
+    def mark(game_id: str, fail: bool = False) -> Callable[[Session], str]:
+        def change(db: Session) -> str:
+            db.execute(update(Game).where(Game.id == game_id).values(creator_addr="changed"))
+            if fail:
+                raise ValueError("refused after its write")
+            return game_id
+
+        return change
+
+    first = store.committer.submit_change(hold)
+    assert busy.wait(10)
+    before = len(commits)
+    waiting = [
+        store.committer.submit_change(mark(games[1].id)),
+        store.committer.submit_change(mark(games[2].id, fail=True)),
+        store.committer.submit_change(mark(games[3].id)),
+    ]
+    moved = store.move_async(
+        games[0].id, token_to_move(games[0], state), state.legal_moves[0], state.ply
+    )
+    played = run_coroutine_beside(moved, free)
+    assert first.result(10) == "held"
+    assert waiting[0].result(10) == games[1].id and waiting[2].result(10) == games[3].id
+    with pytest.raises(ValueError, match="refused after its write"):
+        waiting[1].result(10)
+    assert played is not None
+    assert len(commits) - before == 2  # the held batch's commit, then the rest's one
+    with store.engine.connect() as conn:
+        addr = dict(conn.execute(select(Game.id, Game.creator_addr)).all())
+        ply = conn.scalar(select(Game.ply).where(Game.id == games[0].id))
+    assert addr[games[1].id] == addr[games[3].id] == "changed"
+    assert addr[games[2].id] == "10.0.0.1"  # its savepoint was undone
+    assert ply == 1
+
+
+def run_coroutine_beside(coro: Coroutine[Any, Any, T], free: threading.Event) -> T:
+    """Run `coro` in an event loop; once it has submitted what it will (its first pass),
+    `free` lets the writer go on."""
+
+    async def main() -> T:
+        task = asyncio.ensure_future(coro)
+        await asyncio.sleep(0)
+        free.set()
+        return await task
+
+    return run_coroutine(main())

@@ -3,6 +3,7 @@ game's states in order, and keeps state only for games someone watches."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from tests.web.friends.helpers import run_coroutine, started
 
+from boardlab.web.friends import schemas as fs
 from boardlab.web.friends.hub import Hub, Listener
 from boardlab.web.friends.store import FriendStore
 
@@ -103,3 +105,60 @@ def test_a_watched_game_gets_states_in_order_and_is_forgotten_when_left(store: F
     hub, plies, during = run_coroutine(publish())
     assert plies == [1, 3, 4]
     assert during == 1 and hub.ordered() == 0
+
+
+def test_a_socket_with_nothing_ahead_is_written_at_once_and_in_order(
+    store: FriendStore,
+) -> None:
+    """A message with nothing queued goes out within `publish`; one whose socket cannot
+    take it at once is finished by a task, and the messages after it wait for it, then
+    leave in order; a socket that fails its write does not stop the publisher."""
+    created = started(store)
+    base = store.state(created.id)
+
+    def at(ply: int) -> fs.FriendStateOut:
+        return base.model_copy(update={"ply": ply, "updated_at": float(ply)})
+
+    async def main() -> tuple[list[int], list[int], list[int]]:
+        hub, sent = Hub(), []
+        full = asyncio.Event()  # set: the socket's buffer is full, the write waits
+        room = asyncio.Event()
+
+        async def send(text: str) -> None:
+            if full.is_set():
+                await room.wait()
+            sent.append(json.loads(text)["state"]["ply"])
+
+        listener = Listener(person=0)
+        listener.send = send
+        hub.add("g", listener)
+        hub.publish("g", at(1))
+        at_once = list(sent)  # written within publish
+        full.set()
+        for ply in (2, 3, 4):  # 2 begins and waits; 3 and 4 queue behind it
+            hub.publish("g", at(ply))
+        waiting = list(sent)
+        drain = asyncio.create_task(listener.drain())
+        await asyncio.sleep(0)
+        full.clear()
+        room.set()
+        for _ in range(100):
+            if len(sent) == 4:
+                break
+            await asyncio.sleep(0)
+        hub.publish("g", at(5))
+        gone = Listener(person=1)
+
+        async def broken(text: str) -> None:
+            raise RuntimeError("the socket is closed")
+
+        gone.send = broken
+        hub.add("g", gone)
+        hub.publish("g", at(6))
+        drain.cancel()
+        return at_once, waiting, sent
+
+    at_once, waiting, sent = run_coroutine(main())
+    assert at_once == [1]
+    assert waiting == [1]
+    assert sent == [1, 2, 3, 4, 5, 6]

@@ -5,6 +5,11 @@ transaction and commits once (one disk sync for SQLite, one round trip of commit
 PostgreSQL); only then does each mover hear that its move is stored. Under load the batch
 grows with the load, so the cost of a commit is shared by many moves. A move is written only
 if its game is still at the version the move was made at (see `boardlab.web.friends.live`).
+
+Other small changes that come as often as games end (a rematch's new game) ride in the same
+transaction, each in a savepoint of its own (`submit_change`): a transaction of their own
+would hold SQLite's one write lock through a disk sync of its own, and the moves waiting
+behind it would wait for both.
 """
 
 from __future__ import annotations
@@ -18,9 +23,11 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 
 from boardlab.web.friends.batch import WriterThread
 from boardlab.web.friends.db import param_mark
@@ -100,6 +107,9 @@ MOVE_COLUMNS = ("updated_at", "draw_offer", "status", "turn_started_at")  # set 
 
 
 _Waiter = Future[Any] | asyncio.Future[Any]
+T = TypeVar("T")
+# a change other than a move, run in the batch's transaction (see `submit_change`)
+Change = Callable[[Session], Any]
 
 # SQLite's statements of a whole batch, each reading its rows from one JSON array of arrays
 # (`->>` and a built-in JSON: SQLite 3.38; UPDATE ... FROM: 3.33)
@@ -125,12 +135,12 @@ def _json_rows(rows: list[tuple[Any, ...]]) -> str:
     return json.dumps(rows, separators=(",", ":"), allow_nan=False)
 
 
-class GroupCommitter(WriterThread[MoveWrite]):
+class GroupCommitter(WriterThread[MoveWrite | Change]):
     """One thread writing moves: each batch is one transaction, committed before any of its
     movers is answered. `submit` returns a future that is True once the move is stored, False
     when the game had changed (its version moved on), or raises the database's error;
     `submit_async` the same as an event loop's future (a batch wakes each loop once, not
-    once per move)."""
+    once per move); `submit_change` a change other than a move, in the same transaction."""
 
     def __init__(
         self,
@@ -146,9 +156,6 @@ class GroupCommitter(WriterThread[MoveWrite]):
         self.announce: Callable[[Connection, list[MoveWrite]], None] | None = None
         self._postgres = engine.dialect.name == "postgresql"
         self._lock: AbstractContextManager[Any] = write_lock or nullcontext()
-        # moves submitted in an event loop's current pass, handed over at its end (each
-        # loop touches only its own entry)
-        self._from_loops: dict[asyncio.AbstractEventLoop, list[tuple[MoveWrite, _Waiter]]] = {}
         super().__init__(max_batch, "group-commit")
 
     def submit(self, write: MoveWrite) -> Future[bool]:
@@ -156,61 +163,85 @@ class GroupCommitter(WriterThread[MoveWrite]):
         self.enqueue(write, fut)
         return fut
 
-    def submit_async(self, write: MoveWrite) -> asyncio.Future[bool]:
-        """`submit` for a caller in an event loop. The moves an event loop submits in one
-        pass go to the writer together, at the end of the pass (one wake of the writer a
-        pass, not one a move)."""
-        if self._closed:
-            raise RuntimeError("the shared games' writer is closed")
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[bool] = loop.create_future()
-        waiting = self._from_loops.get(loop)
-        if waiting is None:
-            waiting = self._from_loops[loop] = []
-            loop.call_soon(self._hand_over, loop)
-        waiting.append((write, fut))
+    def submit_change(self, change: Callable[[Session], T]) -> Future[T]:
+        """`change(session)` in the next batch's transaction, in a savepoint of its own: the
+        future has its result once the batch is committed. An exception it raises undoes
+        only its own savepoint and is raised to its caller, unless it is the database's
+        (`SQLAlchemyError`), which fails the whole batch, moves included: the database may
+        have undone the whole transaction (SQLite does, for a full disk). The change may not
+        commit; it may read, and then sees the batch's moves."""
+        fut: Future[T] = Future()
+        self.enqueue(change, fut)
         return fut
 
-    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The moves `loop` submitted in its last pass, to the writer."""
-        waiting = self._from_loops.pop(loop, [])
-        with self._cond:
-            if self._closed:
-                for _, fut in waiting:
-                    if not fut.done():
-                        fut.set_exception(RuntimeError("the shared games' writer is closed"))
-                return
-            self._pending.extend(waiting)
-            self._cond.notify()
+    def submit_async(self, write: MoveWrite) -> asyncio.Future[bool]:
+        """`submit` for a caller in an event loop. The move goes to the writer at once; a
+        writer that was waiting is woken by the first move, and cannot run before the event
+        loop lets go of the interpreter (at its next wait for the sockets, or after the
+        interpreter's switch interval), so the moves of the loop's pass still go together."""
+        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.enqueue(write, fut)
+        return fut
 
-    def _write(self, batch: list[tuple[MoveWrite, _Waiter]]) -> None:
-        outcomes: list[bool | BaseException]
+    def _write(self, batch: list[tuple[MoveWrite | Change, _Waiter]]) -> None:
+        outcomes: list[Any]
         try:
-            outcomes = list(self._transaction([w for w, _ in batch]))
-        except Exception as exc:  # the database's error reaches every mover of the batch
+            outcomes = self._transaction([w for w, _ in batch])
+        except Exception as exc:  # the database's error reaches every caller of the batch
             outcomes = [exc] * len(batch)
         else:
             if self.on_batch is not None:
-                self.on_batch(len(batch))
+                self.on_batch(sum(isinstance(w, MoveWrite) for w, _ in batch))
         self.answer(batch, outcomes)
 
-    def _transaction(self, writes: list[MoveWrite]) -> list[bool]:
+    def _transaction(self, items: list[MoveWrite | Change]) -> list[Any]:
+        """The batch in one transaction: each move's outcome (stored or not), each change's
+        result or exception, in the order of `items`."""
+        writes = [w for w in items if isinstance(w, MoveWrite)]
+        changes = [c for c in items if not isinstance(c, MoveWrite)]
         # plain SQL in the driver's own parameter style: the batch's statements are the same
         # few, and compiling SQLAlchemy statements per move would cost more than running them
         with self._lock, self.engine.begin() as conn:
-            if self._postgres:
+            stored: list[bool] = []
+            done: list[MoveWrite] = []
+            if writes and self._postgres:
                 stored = self._update_games_at_once(conn, writes)
                 done = [w for w, ok in zip(writes, stored, strict=True) if ok]
                 if done:
                     self._insert_rows_at_once(conn, done)
-            else:
+            elif writes:
                 stored = self._write_sqlite(conn, writes)
                 done = [w for w, ok in zip(writes, stored, strict=True) if ok]
+            changed = self._run_changes(conn, changes) if changes else []
             if done and self.announce is not None:
                 self.announce(conn, done)
                 for w in done:
                     w.announced = True
-        return stored
+        moves, others = iter(stored), iter(changed)
+        return [next(moves) if isinstance(w, MoveWrite) else next(others) for w in items]
+
+    @staticmethod
+    def _run_changes(conn: Connection, changes: list[Change]) -> list[Any]:
+        """Each change in a savepoint of its own, on a session in the batch's transaction
+        (committing the session releases its savepoint; the batch's commit stores it)."""
+        outcomes: list[Any] = []
+        with Session(
+            bind=conn, expire_on_commit=False, join_transaction_mode="create_savepoint"
+        ) as db:
+            for change in changes:
+                savepoint = db.begin_nested()
+                try:
+                    out = change(db)
+                except SQLAlchemyError:  # the database's trouble: the batch fails
+                    raise
+                except Exception as exc:  # this change only: its savepoint is undone
+                    savepoint.rollback()
+                    outcomes.append(exc)
+                    continue
+                savepoint.commit()
+                outcomes.append(out)
+            db.commit()
+        return outcomes
 
     def _write_sqlite(self, conn: Connection, writes: list[MoveWrite]) -> list[bool]:
         """SQLite: the batch's rows, each table's in one statement that reads them from one

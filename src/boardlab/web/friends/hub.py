@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import types
 from collections import defaultdict
+from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 
@@ -22,10 +24,87 @@ if TYPE_CHECKING:
 class Listener:
     """One connection: the person of its seat (None: spectator) and its outgoing queue of
     JSON texts. The seat's colour is read from each state's seats (the pie's chooser may
-    change seats)."""
+    change seats).
+
+    Once its socket has a sender (`send`, set when the connection's sending task starts), a
+    message with nothing ahead of it is written at once by `deliver`, in the publisher's
+    own step: through the queue it would wait for the sending task's turn in the event
+    loop's next pass, behind every other socket's. A socket that cannot take it at once
+    (its buffer full) finishes the write in a task of its own, and the messages after it
+    queue behind it."""
 
     person: int | None
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(64))
+    send: Callable[[str], Coroutine[Any, Any, None]] | None = None
+    sending: bool = False  # the connection's sending task is writing a queued message
+    rest: asyncio.Future[None] | None = None  # a write `deliver` began and a task finishes
+
+    def idle(self) -> bool:
+        """Nothing is queued or being written: a message may be written at once."""
+        return (
+            self.send is not None
+            and not self.sending
+            and (self.rest is None or self.rest.done())
+            and self.queue.empty()
+        )
+
+    def deliver(self, message: str) -> None:
+        """Write `message` now if nothing is ahead of it, else queue it (a listener too far
+        behind loses its oldest message: the newest state is all it needs)."""
+        if self.send is not None and self.idle():
+            self.rest = _start(self.send(message))
+            return
+        q = self.queue
+        if q.full():
+            with contextlib.suppress(asyncio.QueueEmpty):
+                q.get_nowait()
+        q.put_nowait(message)
+
+    async def drain(self) -> None:
+        """The sending task's loop: each queued message, after any write `deliver` began."""
+        while True:
+            message = await self.queue.get()
+            self.sending = True
+            try:
+                if self.rest is not None:
+                    with contextlib.suppress(Exception):
+                        await self.rest
+                assert self.send is not None
+                await self.send(message)
+            finally:
+                self.sending = False
+
+
+def _start(coro: Coroutine[Any, Any, None]) -> asyncio.Future[None] | None:
+    """Run `coro` as far as it goes without waiting (a socket's write usually finishes
+    there); a task runs the rest, if any, and is returned. An error is dropped: the socket
+    is gone, and its reading side finds that out."""
+    try:
+        waiting = coro.send(None)
+    except StopIteration:
+        return None
+    except Exception:
+        return None
+    return asyncio.ensure_future(_finish(coro, waiting))
+
+
+@types.coroutine
+def _finish(coro: Coroutine[Any, Any, None], waiting: Any) -> Generator[Any, Any, None]:
+    """The rest of a coroutine that `_start` began and that waits on `waiting` (what it
+    yielded): its further yields pass through to the task that runs this."""
+    while True:
+        try:
+            value = yield waiting
+        except BaseException as exc:  # the task was cancelled: the coroutine hears of it
+            try:
+                waiting = coro.throw(exc)
+            except (StopIteration, Exception):
+                return
+            continue
+        try:
+            waiting = coro.send(value)
+        except (StopIteration, Exception):
+            return
 
 
 class Hub:
@@ -88,12 +167,7 @@ class Hub:
         head = '{"type":"state","state":' + shared[:-1]
         for listener in listeners:
             you = None if listener.person is None else colours.get(listener.person)
-            message = f'{head},"you":{_json(you)},"person":{_json(listener.person)}}}}}'
-            q = listener.queue
-            if q.full():
-                with contextlib.suppress(asyncio.QueueEmpty):
-                    q.get_nowait()
-            q.put_nowait(message)
+            listener.deliver(f'{head},"you":{_json(you)},"person":{_json(listener.person)}}}}}')
 
 
 def _encode(values: Public) -> str:

@@ -99,7 +99,8 @@ async def socket(ws: WebSocket, game_id: str) -> None:
             await friends.publish(game_id, state)
         if friends.heard_since(game_id, reading):  # another process's change came meanwhile
             await friends._push(game_id)
-        sender = asyncio.create_task(_send_loop(ws, listener))
+        listener.send = ws.send_text  # from here on a message may be written at once
+        sender = asyncio.create_task(_send_loop(listener))
         while True:
             text = await _receive(ws, lim.message_bytes)
             if not bucket.take():
@@ -135,10 +136,9 @@ async def _refuse(ws: WebSocket, exc: BadFrame) -> None:
         await ws.close(code=exc.code, reason=exc.reason)
 
 
-async def _send_loop(ws: WebSocket, listener: Listener) -> None:
+async def _send_loop(listener: Listener) -> None:
     with contextlib.suppress(Exception):
-        while True:
-            await ws.send_text(await listener.queue.get())
+        await listener.drain()
 
 
 async def _handle(

@@ -367,8 +367,8 @@ class FriendStore(StoreHousekeeping):
     def _rematch_of_copy(self, ended: LiveGame, token: str | None) -> fs.RematchOut | None:
         """`rematch` made from the ended game's copy in memory: its row is changed only if it
         is still at the copy's version, and the next game is written without the ORM (a
-        busy server makes one a few seconds per hundred players). None: the row changed
-        meanwhile (the caller reads it again)."""
+        busy server makes one a few seconds per hundred players), in the group commit's
+        next transaction. None: the row changed meanwhile (the caller reads it again)."""
         old = ended.view
         self._seat_view(old, token)  # a seat's token asks, or SeatError
         now = self.now()
@@ -387,7 +387,8 @@ class FriendStore(StoreHousekeeping):
             seats=seats, result=None,
         )  # fmt: skip
         games, seat_rows = Game.metadata.tables["games"], Seat.metadata.tables["seats"]
-        with self._tx() as db:
+
+        def link(db: Session) -> bool:
             conn = db.connection()
             linked = conn.execute(
                 update(games)
@@ -399,7 +400,7 @@ class FriendStore(StoreHousekeeping):
                 .values(next_game_id=nxt.id, updated_at=now, version=old.version + 1)
             )
             if linked.rowcount != 1:
-                return None
+                return False
             self._check_bounds(db, old.creator_addr)
             row = {k: v for k, v in vars(nxt).items() if k not in ("seats", "result")}
             conn.execute(insert(games).values(**row))
@@ -407,6 +408,13 @@ class FriendStore(StoreHousekeeping):
                 insert(seat_rows),
                 [{"game_id": nxt.id, **vars(t)} for t in seats],
             )
+            counted(db, old.creator_addr)
+            return True
+
+        # written with the moves of other games (one commit, and no write lock of its own
+        # for the moves to wait behind)
+        if not self.committer.submit_change(link).result():
+            return None
         count, points = ended.score
         score = (count + 1, points)
         linked_view = replace(
