@@ -27,7 +27,7 @@ from boardlab.solver.folder import pack_path, summarise
 from boardlab.solver.plan import Pack, SolveError, make_plan
 from boardlab.solver.tierfile import DEFAULT_CODEC, write_pack
 
-BYTES_PER_POSITION = 24  # kernel work arrays while a tier is solved (codes included)
+BYTES_PER_POSITION = 10  # kernel work arrays while a tier is solved (9.3, codes included)
 
 
 def solve_one_tier(

@@ -348,9 +348,9 @@ def _plain_unmoves(params, blob, p, index):
         rec = blob[o + j]
         if rec < 0:
             break
-        if (occ >> (rec & 255)) & 1 == 0:
-            index[n] = base + (rec >> 8) * step
-            n += 1
+        # the parent is written, and kept if its square was free (no branch to mispredict)
+        index[n] = base + (rec >> 8) * step
+        n += 1 - ((occ >> (rec & 255)) & 1)
     return n
 
 
