@@ -42,7 +42,7 @@ def solve_one_tier(
     seconds by phase, added to (see `PHASES`)."""
     size = game.tier_size(tier)
     t0 = stamp()
-    code = np.zeros(size, np.uint16)
+    code = np.empty(size, np.uint16)  # the kernel writes every entry
     if timings is not None:
         add_time(timings, "join", t0)
     ctx = game.tier_context(tier)
