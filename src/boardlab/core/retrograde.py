@@ -3,7 +3,7 @@
 Codes (value for the side to move): 0 invalid index, 1 draw, 2 + 2r win in r plies,
 3 + 2r loss in r plies. The game's compiled functions are those of `boardlab.core.tiers`.
 
-Positions are decided in order of remoteness with a bucket queue: a win in r + 1 as soon as a
+Positions are decided in order of remoteness, level by level: a win in r + 1 as soon as a
 child loss in r is known (or at once, from a solved child tier), a loss when the last child
 is known to be a win for the opponent, its remoteness the largest of theirs plus one.
 Whatever is left undecided is a draw.
