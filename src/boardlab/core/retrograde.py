@@ -456,7 +456,7 @@ def propagate_body(unmoves, ctx, size, code, work):
     top = ctl[CTL_TOP]
     r = 0
     while r <= top:
-        if r > MAX_REMOTENESS:
+        if top > MAX_REMOTENESS:
             return TOO_DEEP  # the queue is left for the next `begin` to empty
         p = np.int64(head[r])
         head[r] = -1
