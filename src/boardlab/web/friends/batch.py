@@ -32,6 +32,26 @@ Change = Callable[[Session], Any]
 _Waiter = Future[Any] | asyncio.Future[Any]
 
 
+def run_in_savepoints(db: Session, changes: list[Change]) -> list[Any]:
+    """Each change in a savepoint of its own inside `db`'s transaction: what it returned, or
+    the exception that undid it alone. The database's own trouble (SQLAlchemyError) fails
+    the whole transaction instead."""
+    outcomes: list[Any] = []
+    for change in changes:
+        savepoint = db.begin_nested()
+        try:
+            out = change(db)
+        except SQLAlchemyError:
+            raise
+        except Exception as exc:
+            savepoint.rollback()
+            outcomes.append(exc)
+            continue
+        savepoint.commit()
+        outcomes.append(out)
+    return outcomes
+
+
 class WriterThread(Generic[W]):
     """One thread that takes the items waiting, up to `max_batch` at a time, and writes them
     together (`_write`, a subclass's); `answer` settles their callers' futures, each event
@@ -128,18 +148,7 @@ class Batcher(WriterThread[Change]):
         self.batches += 1
         try:
             with self.begin() as db:
-                for change, _ in batch:
-                    savepoint = db.begin_nested()
-                    try:
-                        out = change(db)
-                    except SQLAlchemyError:  # the database's trouble: the batch fails
-                        raise
-                    except Exception as exc:  # this change only: its savepoint is undone
-                        savepoint.rollback()
-                        outcomes.append(exc)
-                        continue
-                    savepoint.commit()
-                    outcomes.append(out)
+                outcomes = run_in_savepoints(db, [change for change, _ in batch])
         except Exception as exc:  # the commit failed: nothing of the batch is stored
             outcomes = [exc] * len(batch)
         self.answer(batch, outcomes)

@@ -26,10 +26,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from boardlab.web.friends.batch import WriterThread
+from boardlab.web.friends.batch import WriterThread, run_in_savepoints
 from boardlab.web.friends.db import param_mark
 from boardlab.web.friends.live import ResultView
 
@@ -224,22 +223,10 @@ class GroupCommitter(WriterThread[MoveWrite | Change]):
     def _run_changes(conn: Connection, changes: list[Change]) -> list[Any]:
         """Each change in a savepoint of its own, on a session in the batch's transaction
         (committing the session releases its savepoint; the batch's commit stores it)."""
-        outcomes: list[Any] = []
         with Session(
             bind=conn, expire_on_commit=False, join_transaction_mode="create_savepoint"
         ) as db:
-            for change in changes:
-                savepoint = db.begin_nested()
-                try:
-                    out = change(db)
-                except SQLAlchemyError:  # the database's trouble: the batch fails
-                    raise
-                except Exception as exc:  # this change only: its savepoint is undone
-                    savepoint.rollback()
-                    outcomes.append(exc)
-                    continue
-                savepoint.commit()
-                outcomes.append(out)
+            outcomes = run_in_savepoints(db, changes)
             db.commit()
         return outcomes
 
