@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Engine
 from sqlalchemy.orm import Session
 
-from boardlab.web.friends.batch import WriterThread, run_in_savepoints
+from boardlab.web.friends.batch import Change, WriterThread, run_in_savepoints
 from boardlab.web.friends.db import param_mark
 from boardlab.web.friends.live import ResultView
 
@@ -107,8 +107,6 @@ MOVE_COLUMNS = ("updated_at", "draw_offer", "status", "turn_started_at")  # set 
 
 _Waiter = Future[Any] | asyncio.Future[Any]
 T = TypeVar("T")
-# a change other than a move, run in the batch's transaction (see `submit_change`)
-Change = Callable[[Session], Any]
 
 # SQLite's statements of a whole batch, each reading its rows from one JSON array of arrays
 # (`->>` and a built-in JSON: SQLite 3.38; UPDATE ... FROM: 3.33)
