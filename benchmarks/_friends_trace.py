@@ -146,6 +146,16 @@ def transaction(self: GroupCommitter, writes: list[Any]) -> list[bool]:
     return out
 
 
+_at_once = getattr(GroupCommitter, "_write_sqlite_at_once", None)  # SQLite: one statement
+
+
+def at_once(self: GroupCommitter, writes: list[Any]) -> bool:
+    """The batch's statements and its commit are one step: stamped as the commit's."""
+    _local.commit = clock()
+    assert _at_once is not None
+    return bool(_at_once(self, writes))
+
+
 def write(self: GroupCommitter, batch: list[Any]) -> None:
     t0 = clock()
     cpu0 = time.thread_time()
@@ -342,6 +352,8 @@ def install() -> None:
         GroupCommitter._hand_over = hand_over  # type: ignore[method-assign]
     GroupCommitter._transaction = transaction  # type: ignore[method-assign]
     GroupCommitter._write = write  # type: ignore[method-assign]
+    if _at_once is not None:
+        GroupCommitter._write_sqlite_at_once = at_once  # type: ignore[method-assign]
     batch_mod._settle = settle_futures
     hub_mod.Hub.publish = publish  # type: ignore[method-assign]
     gc.callbacks.append(_gc)
