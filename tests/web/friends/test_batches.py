@@ -155,8 +155,9 @@ def test_changes_ride_in_the_moves_transaction_each_in_its_own_savepoint(
     store: FriendStore,
 ) -> None:
     """While the writer is busy, a move and three changes wait; they are then written in one
-    transaction: the move and the good changes are stored, the change that raised has its
-    own write undone and its caller gets its error, and one commit stored them all."""
+    batch: the move and the good changes are stored, the change that raised has its own
+    write undone and its caller gets its error, and one transaction stored the changes (on
+    PostgreSQL with the move; SQLite's moves go first, in a statement of their own)."""
     games = [started(store) for _ in range(4)]
     state = store.state(games[0].id)
     commits = []

@@ -7,9 +7,11 @@ grows with the load, so the cost of a commit is shared by many moves. A move is 
 if its game is still at the version the move was made at (see `boardlab.web.friends.live`).
 
 Other small changes that come as often as games end (a rematch's new game) ride in the same
-transaction, each in a savepoint of its own (`submit_change`): a transaction of their own
-would hold SQLite's one write lock through a disk sync of its own, and the moves waiting
-behind it would wait for both.
+batch, each in a savepoint of its own (`submit_change`): a transaction for each would hold
+SQLite's one write lock through a disk sync of its own, and the moves waiting behind it would
+wait for them all. On PostgreSQL they share the moves' transaction; on SQLite, whose moves
+are written by one statement (`_SQLITE_AT_ONCE`), the moves are committed and answered first
+and the changes follow in one transaction.
 """
 
 from __future__ import annotations
@@ -208,6 +210,15 @@ class GroupCommitter(WriterThread[MoveWrite | Change]):
         return fut
 
     def _write(self, batch: list[tuple[MoveWrite | Change, _Waiter]]) -> None:
+        if self._sqlite and _SQLITE_JSON:
+            moves = [item for item in batch if isinstance(item[0], MoveWrite)]
+            if moves and len(moves) < len(batch):
+                # SQLite: the moves first, in their one statement, answered at once; then
+                # the other changes, in a transaction of their own (with the moves, every
+                # move would wait for the changes' many statements)
+                self._write(moves)
+                self._write([item for item in batch if not isinstance(item[0], MoveWrite)])
+                return
         outcomes: list[Any]
         try:
             outcomes = self._transaction([w for w, _ in batch])
