@@ -165,9 +165,12 @@ def write(self: GroupCommitter, batch: list[Any]) -> None:
                 continue  # a change other than a move
             mark(w.game_id, w.ply, "batch")
             _futures[id(fut)] = (w.game_id, w.ply)
+    before = _local.__dict__.setdefault("writes", 0)
     _write(self, batch)
+    parts = _local.writes - before  # a batch written in parts: only its parts are recorded
+    _local.writes += 1
     t3 = clock()
-    if recording:
+    if recording and not parts:
         batches.append(
             (t0, _local.commit, _local.tx_end, t3, time.thread_time() - cpu0, len(batch))
         )
