@@ -146,6 +146,16 @@ def transaction(self: GroupCommitter, writes: list[Any]) -> list[bool]:
     return out
 
 
+_at_once = getattr(GroupCommitter, "_write_sqlite_at_once", None)  # SQLite: one statement
+
+
+def at_once(self: GroupCommitter, writes: list[Any]) -> bool:
+    """The batch's statements and its commit are one step: stamped as the commit's."""
+    _local.commit = clock()
+    assert _at_once is not None
+    return bool(_at_once(self, writes))
+
+
 def write(self: GroupCommitter, batch: list[Any]) -> None:
     t0 = clock()
     cpu0 = time.thread_time()
@@ -155,9 +165,12 @@ def write(self: GroupCommitter, batch: list[Any]) -> None:
                 continue  # a change other than a move
             mark(w.game_id, w.ply, "batch")
             _futures[id(fut)] = (w.game_id, w.ply)
+    before = _local.__dict__.setdefault("writes", 0)
     _write(self, batch)
+    parts = _local.writes - before  # a batch written in parts: only its parts are recorded
+    _local.writes += 1
     t3 = clock()
-    if recording:
+    if recording and not parts:
         batches.append(
             (t0, _local.commit, _local.tx_end, t3, time.thread_time() - cpu0, len(batch))
         )
@@ -342,6 +355,8 @@ def install() -> None:
         GroupCommitter._hand_over = hand_over  # type: ignore[method-assign]
     GroupCommitter._transaction = transaction  # type: ignore[method-assign]
     GroupCommitter._write = write  # type: ignore[method-assign]
+    if _at_once is not None:
+        GroupCommitter._write_sqlite_at_once = at_once  # type: ignore[method-assign]
     batch_mod._settle = settle_futures
     hub_mod.Hub.publish = publish  # type: ignore[method-assign]
     gc.callbacks.append(_gc)

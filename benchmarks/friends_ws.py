@@ -38,7 +38,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
+from websockets.client import ClientProtocol
+from websockets.frames import Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _machine import header
@@ -162,69 +165,145 @@ def client_address(n: int) -> str:
     return f"127.0.{1 + n // 250}.{1 + n % 250}"
 
 
+class LeanSocket(asyncio.Protocol):
+    """One WebSocket client on websockets' sans-I/O protocol: each message is handled in the
+    socket's data callback, with no task, queue or wake-up per message, so the clients cost
+    less of the processors they share with the server (a real WebSocket all the same: the
+    handshake, framing, masking and closing are the library's)."""
+
+    def __init__(self, url: str, on_text: Callable[[LeanSocket, str], None]) -> None:
+        self.proto = ClientProtocol(parse_uri(url), max_size=None)
+        self.on_text = on_text
+        loop = asyncio.get_running_loop()
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.closed: asyncio.Future[None] = loop.create_future()
+        self.transport: Any = None  # asyncio's or uvloop's (not asyncio.Transport's subclass)
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        self.proto.send_request(self.proto.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.proto.receive_data(data)
+        for event in self.proto.events_received():
+            if isinstance(event, Response):
+                if not self.opened.done():
+                    exc = self.proto.handshake_exc
+                    if exc is None:
+                        self.opened.set_result(None)
+                    else:
+                        self.opened.set_exception(exc)
+            elif event.opcode is Opcode.TEXT and event.fin:
+                self.on_text(self, event.data.decode())
+        self._flush()
+
+    def send_text(self, text: str) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return  # a thinking time that ended after its socket (the run's end)
+        self.proto.send_text(text.encode())
+        self._flush()
+
+    def close(self) -> None:
+        self.proto.send_close(1000)
+        self._flush()
+
+    def _flush(self) -> None:
+        out = self.proto.data_to_send()
+        if self.transport is None or not out:
+            return
+        if all(out):
+            self.transport.write(b"".join(out))
+        else:  # the closing handshake is done: end the connection
+            self.transport.write(b"".join(x for x in out if x))
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        for fut in (self.opened, self.closed):
+            if not fut.done():
+                fut.set_result(None)
+
+
 async def player(
     base: str, game: str, token: str, stats: Stats, rng: random.Random, think: float, n: int
 ) -> None:
     """One seat: moves whenever it is its turn; follows rematches; counts what it sees.
     Lean, so that the figures measure the server more than the clients sharing its machine:
-    one receive per message (no timer), and stopped by cancelling its task."""
+    each message is handled in its socket's data callback (`LeanSocket`), a move's thinking
+    time is a timer, and it is stopped by cancelling its task."""
     url = base.replace("http", "ws", 1)
+    host, port = url.split("//", 1)[1].split(":")
+    loop = asyncio.get_running_loop()
     loads, dumps, clock = json.loads, json.dumps, time.perf_counter
     sent = stats.sent
+    seat: dict[str, Any] = {"game": game, "next": None}
+
+    def send_move(ws: LeanSocket, game: str, ply: int, move: str) -> None:
+        sent[(game, ply)] = clock()
+        ws.send_text(dumps({"type": "move", "move": move, "ply": ply}))
+
+    def on_text(ws: LeanSocket, raw: str) -> None:
+        game = seat["game"]
+        msg = loads(raw)
+        if msg["type"] == "error":
+            if msg.get("status") != 409:
+                stats.errors += 1
+                stats.kinds[str(msg.get("error"))[:80]] += 1
+            return
+        if msg["type"] != "state" or seat["next"] is not None:
+            return
+        s = msg["state"]
+        stats.heard[n] = clock()
+        if not stats.open:
+            stats.seated.add((game, token))
+        ply = s["ply"]
+        mine = s["to_move"] == s["you"]
+        if ply and mine:  # the opponent's move reached this seat
+            t0 = sent.pop((game, ply - 1), None)
+            if t0 is not None and t0 >= stats.opened:
+                now = clock()
+                stats.latencies.append(now - t0)
+                if now - t0 > 2.0:  # a late move: which, for the log lines
+                    stats.late.append((now - t0, game, ply - 1, t0 - stats.opened))
+                stats.moves += 1
+                if stats.trace:
+                    stats.seen[(game, ply - 1)] = (t0, now)
+        if s["next_game"]:
+            seat["next"] = s["next_game"]
+            ws.close()
+            return
+        if s["status"] == "over":
+            if s["person"] == 0:
+                stats.games_finished += 1
+                ws.send_text(dumps({"type": "rematch"}))
+            return
+        if s["status"] == "playing" and mine:
+            if (game, ply) in sent:
+                return  # sent already; this is an echo of something else
+            move = rng.choice(s["legal_moves"])
+            if think:  # a player's thinking time: the load is paced, not flat out
+                loop.call_later(think * (0.5 + rng.random()), send_move, ws, game, ply, move)
+            else:
+                send_move(ws, game, ply, move)
+
     while True:
-        async with connect(
-            f"{url}/api/friends/{game}/ws",
-            max_queue=None,
+        _, ws = await loop.create_connection(
+            lambda: LeanSocket(f"{url}/api/friends/{seat['game']}/ws", on_text),
+            host,
+            int(port),
             local_addr=(client_address(n), 0),
-            ping_interval=None,  # loopback: no keepalive pings to answer
-        ) as ws:
-            await ws.send(dumps({"type": "hello", "token": token}))
-            next_game = None
-            async for raw in ws:
-                msg = loads(raw)
-                if msg["type"] == "error":
-                    if msg.get("status") != 409:
-                        stats.errors += 1
-                        stats.kinds[str(msg.get("error"))[:80]] += 1
-                    continue
-                if msg["type"] != "state":
-                    continue
-                s = msg["state"]
-                stats.heard[n] = clock()
-                if not stats.open:
-                    stats.seated.add((game, token))
-                ply = s["ply"]
-                mine = s["to_move"] == s["you"]
-                if ply and mine:  # the opponent's move reached this seat
-                    t0 = sent.pop((game, ply - 1), None)
-                    if t0 is not None and t0 >= stats.opened:
-                        now = clock()
-                        stats.latencies.append(now - t0)
-                        if now - t0 > 2.0:  # a late move: which, for the log lines
-                            stats.late.append((now - t0, game, ply - 1, t0 - stats.opened))
-                        stats.moves += 1
-                        if stats.trace:
-                            stats.seen[(game, ply - 1)] = (t0, now)
-                if s["next_game"]:
-                    next_game = s["next_game"]
-                    break
-                if s["status"] == "over":
-                    if s["person"] == 0:
-                        stats.games_finished += 1
-                        await ws.send(dumps({"type": "rematch"}))
-                    continue
-                if s["status"] == "playing" and mine:
-                    if (game, ply) in sent:
-                        continue  # sent already; this is an echo of something else
-                    move = rng.choice(s["legal_moves"])
-                    if think:  # a player's thinking time: the load is paced, not flat out
-                        await asyncio.sleep(think * (0.5 + rng.random()))
-                    sent[(game, ply)] = clock()
-                    await ws.send(dumps({"type": "move", "move": move, "ply": ply}))
-            if next_game is None:
-                stats.lost += 1  # the server closed the socket
-                return
-            game = next_game
+        )
+        try:
+            await ws.opened
+            ws.send_text(dumps({"type": "hello", "token": token}))
+            await ws.closed
+        finally:
+            if ws.transport is not None:
+                ws.transport.close()
+        if seat["next"] is None:
+            stats.lost += 1  # the server closed the socket
+            return
+        seat["game"], seat["next"] = seat["next"], None
 
 
 def server_rss(pid: int) -> float:
@@ -399,8 +478,8 @@ EXPLAIN = {
     "handle": "checked and played in memory",
     "prepared": "waits for the loop's pass to end (hand-over)",
     "handover": "waits for the writer thread to take the batch",
-    "batch": "batch's statements",
-    "commit": "commit (fsync)",
+    "batch": "batch's statements (SQLite: none apart)",
+    "commit": "commit (fsync; SQLite: the whole batch)",
     "committed": "commit -> loop settles the waiter",
     "settled": "settled -> the move's task resumes",
     "resumed": "resumed -> state published",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -257,3 +260,39 @@ def test_a_client_gone_before_its_first_state_leaves_nothing_behind(
         assert friends.hub.count(created.id) == 0
     finally:
         friends.close()
+
+
+def test_a_closed_socket_is_freed_without_the_cycle_collector(
+    api: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When a client leaves, its connection's objects are freed as soon as its handler ends,
+    by reference counting alone: nothing of it waits in a reference cycle for a full
+    collection (a busy server closes thousands of sockets a minute)."""
+    from boardlab.web.friends import sockets
+
+    seen: list[weakref.ref[Any]] = []
+    read_loop = sockets._read_loop
+
+    def watched(ws: Any, *args: Any) -> Any:
+        seen.append(weakref.ref(ws))
+        return read_loop(ws, *args)
+
+    monkeypatch.setattr(sockets, "_read_loop", watched)
+    created = new_game(api, colour="first")
+    url = f"ws://localhost/api/friends/{created['id']}/ws"
+    gc.collect()
+    gc.disable()
+    try:
+        with api.websocket_connect(url) as ws:
+            hello(ws, created["token"])
+            ws.send_text(json.dumps({"type": "ping", "t": 1}))
+            while ws.receive_json()["type"] != "pong":  # the seat's own join pushed too
+                pass
+        assert len(seen) == 1
+        for _ in range(100):  # the server's handler ends a moment after the client left
+            if seen[0]() is None:
+                break
+            time.sleep(0.02)
+        assert seen[0]() is None
+    finally:
+        gc.enable()

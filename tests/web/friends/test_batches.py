@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import threading
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -154,8 +155,9 @@ def test_changes_ride_in_the_moves_transaction_each_in_its_own_savepoint(
     store: FriendStore,
 ) -> None:
     """While the writer is busy, a move and three changes wait; they are then written in one
-    transaction: the move and the good changes are stored, the change that raised has its
-    own write undone and its caller gets its error, and one commit stored them all."""
+    batch: the move and the good changes are stored, the change that raised has its own
+    write undone and its caller gets its error, and one transaction stored the changes (on
+    PostgreSQL with the move; SQLite's moves go first, in a statement of their own)."""
     games = [started(store) for _ in range(4)]
     state = store.state(games[0].id)
     commits = []
@@ -213,3 +215,32 @@ def run_coroutine_beside(coro: Coroutine[Any, Any, T], free: threading.Event) ->
         return await task
 
     return run_coroutine(main())
+
+
+def test_sqlite_batch_waits_for_another_connections_write_lock(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    """SQLite: while another connection (another process) holds the write lock, a batch of
+    moves waits for it and is then stored whole, as the game in memory has it."""
+    url = f"sqlite:///{tmp_path / 'locked.sqlite3'}"
+    a = FriendStore(url, FriendLimits(), now=clock)
+    try:
+        games = [started(a) for _ in range(3)]
+        states = [a.state(g.id) for g in games]
+        other = sqlite3.connect(
+            tmp_path / "locked.sqlite3", isolation_level=None, check_same_thread=False
+        )
+        other.execute("BEGIN IMMEDIATE")
+        threading.Timer(0.3, other.rollback).start()
+        played = move_all(a, games, random.Random(4), states)
+        assert all(p is not None for p in played)
+        other.close()
+        b = FriendStore(url, FriendLimits(), now=clock, migrate=False)
+        try:
+            for game in games:
+                assert b.state(game.id).ply == 1
+                assert shared(b.state(game.id)) == shared(a.state(game.id))
+        finally:
+            b.close()
+    finally:
+        a.close()

@@ -177,6 +177,27 @@ def test_an_older_copy_never_replaces_a_newer_one(store: FriendStore) -> None:
     assert store.state(created.id).ply == 1
 
 
+def test_an_older_copy_never_replaces_the_ended_one(store: FriendStore) -> None:
+    """A reader that read a game before its last move puts its copy in after the move ended
+    the game: the ended copy stays (the stale one would show the game still playing)."""
+    created = started(store)
+    state = store.state(created.id)
+    while True:
+        kept = store.live.get(created.id)
+        assert kept is not None
+        before = replace(kept.view, seats=list(kept.view.seats))  # the game as read now
+        tok = token_to_move(created, state)
+        state = store.move(created.id, tok, state.legal_moves[0], state.ply)
+        if state.status != "playing":
+            break
+    ended = store.live.ended(created.id)
+    assert ended is not None and ended.view.version == before.version + 1
+    late = LiveGame(before, kept.rules, kept.session, kept.score)
+    assert store.live.put(late) is ended
+    assert store.live.get(created.id) is None and store.live.ended(created.id) is ended
+    assert store.state(created.id).status == "over"
+
+
 def test_the_notation_kept_between_renders_follows_moves_taken_back(store: FriendStore) -> None:
     created = started(store)
     state = store.state(created.id)

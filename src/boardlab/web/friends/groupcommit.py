@@ -7,9 +7,11 @@ grows with the load, so the cost of a commit is shared by many moves. A move is 
 if its game is still at the version the move was made at (see `boardlab.web.friends.live`).
 
 Other small changes that come as often as games end (a rematch's new game) ride in the same
-transaction, each in a savepoint of its own (`submit_change`): a transaction of their own
-would hold SQLite's one write lock through a disk sync of its own, and the moves waiting
-behind it would wait for both.
+batch, each in a savepoint of its own (`submit_change`): a transaction for each would hold
+SQLite's one write lock through a disk sync of its own, and the moves waiting behind it would
+wait for them all. On PostgreSQL they share the moves' transaction; on SQLite, whose moves
+are written by one statement (`_SQLITE_AT_ONCE`), the moves are committed and answered first
+and the changes follow in one transaction.
 """
 
 from __future__ import annotations
@@ -127,6 +129,32 @@ _SQLITE_BATCH = {
 }
 
 
+# A whole batch of moves as ONE statement in SQLite's autocommit mode (it begins, writes every
+# table and commits, syncing the log, within one step of the driver): an INSERT into a view of
+# the writer's connection whose trigger runs the statements above. The driver lets other
+# threads run around every statement it steps, and the writer then waits for the event loop
+# to let go of the interpreter (up to its switch interval, 5 ms) before it goes on: one
+# statement a batch instead of six is one such wait instead of a dozen. When some game's
+# version has moved on, the trigger aborts the statement (nothing of it is stored) before any
+# write, and the batch is written again in a transaction that finds which.
+_STALE = "boardlab: a game of the batch has changed"
+_SQLITE_AT_ONCE = (
+    "CREATE TEMP VIEW IF NOT EXISTS boardlab_move_batch (games, moves, seats, results) "
+    "AS SELECT NULL, NULL, NULL, NULL",
+    "CREATE TEMP TRIGGER IF NOT EXISTS boardlab_move_batch_write "
+    "INSTEAD OF INSERT ON boardlab_move_batch BEGIN "
+    "SELECT RAISE(ABORT, '" + _STALE + "') WHERE (SELECT count(*) FROM json_each(NEW.games) "
+    "AS j JOIN games ON games.id = j.value ->> 0 AND games.version = j.value ->> 1) "
+    "!= json_array_length(NEW.games); "
+    + ";\n".join(
+        _SQLITE_BATCH[k].replace("json_each(?)", f"json_each(NEW.{k}s)")
+        for k in ("game", "move", "seat", "result")
+    )
+    + "; END",
+)
+_SQLITE_AT_ONCE_INSERT = "INSERT INTO temp.boardlab_move_batch VALUES (?, ?, ?, ?)"
+
+
 def _json_rows(rows: list[tuple[Any, ...]]) -> str:
     """Rows as one JSON array of arrays (floats exactly: their shortest round-trip text)."""
     return json.dumps(rows, separators=(",", ":"), allow_nan=False)
@@ -152,6 +180,7 @@ class GroupCommitter(WriterThread[MoveWrite | Change]):
         # is sent on commit, so the other processes hear of exactly the stored moves)
         self.announce: Callable[[Connection, list[MoveWrite]], None] | None = None
         self._postgres = engine.dialect.name == "postgresql"
+        self._sqlite = engine.dialect.name == "sqlite"
         self._lock: AbstractContextManager[Any] = write_lock or nullcontext()
         super().__init__(max_batch, "group-commit")
 
@@ -181,6 +210,15 @@ class GroupCommitter(WriterThread[MoveWrite | Change]):
         return fut
 
     def _write(self, batch: list[tuple[MoveWrite | Change, _Waiter]]) -> None:
+        if self._sqlite and _SQLITE_JSON:
+            moves = [item for item in batch if isinstance(item[0], MoveWrite)]
+            if moves and len(moves) < len(batch):
+                # SQLite: the moves first, in their one statement, answered at once; then
+                # the other changes, in a transaction of their own (with the moves, every
+                # move would wait for the changes' many statements)
+                self._write(moves)
+                self._write([item for item in batch if not isinstance(item[0], MoveWrite)])
+                return
         outcomes: list[Any]
         try:
             outcomes = self._transaction([w for w, _ in batch])
@@ -196,6 +234,14 @@ class GroupCommitter(WriterThread[MoveWrite | Change]):
         result or exception, in the order of `items`."""
         writes = [w for w in items if isinstance(w, MoveWrite)]
         changes = [c for c in items if not isinstance(c, MoveWrite)]
+        if (
+            self._sqlite
+            and _SQLITE_JSON
+            and len(writes) == len(items)
+            and len({w.game_id for w in writes}) == len(writes)
+            and self._write_sqlite_at_once(writes)
+        ):
+            return [True] * len(writes)
         # plain SQL in the driver's own parameter style: the batch's statements are the same
         # few, and compiling SQLAlchemy statements per move would cost more than running them
         with self._lock, self.engine.begin() as conn:
@@ -217,6 +263,53 @@ class GroupCommitter(WriterThread[MoveWrite | Change]):
         moves, others = iter(stored), iter(changed)
         return [next(moves) if isinstance(w, MoveWrite) else next(others) for w in items]
 
+    def _write_sqlite_at_once(self, writes: list[MoveWrite]) -> bool:
+        """SQLite: the batch's moves in one statement that is its own transaction (see
+        `_SQLITE_AT_ONCE`); True once they are all committed, False when the statement was
+        undone whole (a game changed meanwhile, or another process held the write lock: the
+        caller's transaction then waits for it) and nothing of it is stored."""
+        rows = [
+            (w.game_id, w.version, w.ply, v["updated_at"], v["status"], v["turn_started_at"])
+            for w in writes
+            for v in (w.game_values,)
+        ]
+        moves = [(w.game_id, w.ply, w.move, w.played_at) for w in writes]
+        seats = [
+            (w.game_id, w.seat_colour, w.seat_remaining_ms)
+            for w in writes
+            if w.seat_colour is not None
+        ]
+        results = [
+            (w.game_id, r.winner, r.reason, r.tag, w.played_at)
+            for w in writes
+            if (r := w.result) is not None
+        ]
+        params = (_json_rows(rows), _json_rows(moves), _json_rows(seats), _json_rows(results))
+        with self._lock:
+            conn = self.engine.raw_connection()
+            try:
+                dbapi = conn.dbapi_connection
+                assert dbapi is not None
+                if not conn.info.get("boardlab_move_batch"):
+                    for sql in _SQLITE_AT_ONCE:
+                        dbapi.execute(sql)
+                    conn.info["boardlab_move_batch"] = True
+                if dbapi.in_transaction:  # left open by an error: a fresh start
+                    dbapi.rollback()
+                try:
+                    dbapi.execute(_SQLITE_AT_ONCE_INSERT, params).close()
+                except sqlite3.IntegrityError as exc:
+                    if _STALE not in str(exc):
+                        raise
+                    return False
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) and "busy" not in str(exc):
+                        raise
+                    return False
+            finally:
+                conn.close()
+        return True
+
     @staticmethod
     def _run_changes(conn: Connection, changes: list[Change]) -> list[Any]:
         """Each change in a savepoint of its own, on a session in the batch's transaction
@@ -229,8 +322,10 @@ class GroupCommitter(WriterThread[MoveWrite | Change]):
         return outcomes
 
     def _write_sqlite(self, conn: Connection, writes: list[MoveWrite]) -> list[bool]:
-        """SQLite: the batch's rows, each table's in one statement that reads them from one
-        JSON array (`json_each`); which writes were stored. The driver lets other threads
+        """SQLite, a batch that `_write_sqlite_at_once` cannot take (changes other than moves
+        ride with it, or some game changed meanwhile): the batch's rows, each table's in one
+        statement that reads them from one JSON array (`json_each`); which writes were
+        stored. The driver lets other threads
         run during every statement, and an event loop busy meanwhile keeps the interpreter
         for its switch interval (5 ms) before this thread goes on: statements per move would
         cost milliseconds each. When some game's version has moved on, its row is not

@@ -250,8 +250,9 @@ class LiveGames:
             return self._ended.get(game_id)
 
     def put(self, live: LiveGame) -> LiveGame:
-        """Keep `live`, unless a newer copy of the game is kept already (a reader that read
-        before a change may finish after the change's own copy is in); the copy kept."""
+        """Keep `live`, unless a newer copy of the game is kept already, live or ended (a
+        reader that read before a change may finish after the change's own copy is in); the
+        copy kept."""
         if live.view.status not in ("waiting", "playing"):
             self.retire(live.view.id, live)
             return self.ended(live.view.id) or live
@@ -260,6 +261,9 @@ class LiveGames:
             if kept is not None and kept.view.version > live.view.version:
                 self._games.move_to_end(live.view.id)
                 return kept
+            ended = self._ended.get(live.view.id)
+            if ended is not None and ended.view.version > live.view.version:
+                return ended  # the game ended after this copy was read
             self._ended.pop(live.view.id, None)
             self._games[live.view.id] = live
             self._games.move_to_end(live.view.id)

@@ -101,12 +101,15 @@ async def socket(ws: WebSocket, game_id: str) -> None:
             await friends._push(game_id)
         listener.send = ws.send_text  # from here on a message may be written at once
         sender = asyncio.create_task(_send_loop(listener))
-        while True:
-            text = await _receive(ws, lim.message_bytes)
-            if not bucket.take():
-                await ws.close(code=1008, reason="too many messages: slow down")
-                break
-            await _handle(ws, friends, game_id, token, text)
+        # the messages are read and handled by a task of their own: each of its waits
+        # resumes its own few frames, not the middleware's whole chain above this one
+        reader = asyncio.create_task(_read_loop(ws, friends, game_id, token, bucket))
+        try:
+            refused = await reader
+        finally:
+            reader.cancel()
+        if refused is not None:
+            await _refuse(ws, refused)
     except BadFrame as exc:
         await _refuse(ws, exc)
     except (WebSocketDisconnect, OSError, RuntimeError):
@@ -115,6 +118,27 @@ async def socket(ws: WebSocket, game_id: str) -> None:
         friends.hub.remove(game_id, listener)
         if sender is not None:
             sender.cancel()
+
+
+async def _read_loop(
+    ws: WebSocket, friends: Friends, game_id: str, token: str | None, bucket: Bucket
+) -> BadFrame | None:
+    """Each message of the socket handled in turn, at most the bucket's rate, until the
+    client leaves (None) or sends a bad frame (returned). Nothing is raised: an exception
+    kept by the task and raised again in its awaiter would hold both in a reference cycle,
+    every socket's frames with it, until a full collection."""
+    limit = friends.limits.message_bytes
+    try:
+        while True:
+            text = await _receive(ws, limit)
+            if not bucket.take():
+                await ws.close(code=1008, reason="too many messages: slow down")
+                return None
+            await _handle(ws, friends, game_id, token, text)
+    except BadFrame as exc:
+        return BadFrame(exc.code, exc.reason)  # without this frame's traceback
+    except (WebSocketDisconnect, OSError, RuntimeError):
+        return None  # the client went away
 
 
 _frames_log = RefusalLog("WebSocket message")
