@@ -68,6 +68,7 @@ PHASES = {
     "propagation": "kernel: propagation",
     "counts": "counting values",
     "write": "compressing and writing packs",
+    "sync": "syncing packs to disk (a thread apart)",
     "python": "Python per tier",
     "idle": "threads idle or scheduling",
 }
