@@ -41,13 +41,13 @@ def test_a_reader_waits_for_a_file_being_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     go = threading.Event()
-    real = writer_mod.write_pack
+    real = writer_mod.stage_pack
 
-    def held(*args: Any, **kwargs: Any) -> int:
+    def held(*args: Any, **kwargs: Any) -> Path:
         go.wait(10)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(writer_mod, "write_pack", held)
+    monkeypatch.setattr(writer_mod, "stage_pack", held)
     path = tmp_path / "p.bltier"
     w = PackWriter()
     seen: list[bool] = []

@@ -100,7 +100,11 @@ class NimTiers:
         return 1
 
     def weighted_counts(
-        self, tier: int, codes: npt.NDArray[Any], out: npt.NDArray[Any] | None = None
+        self,
+        tier: int,
+        codes: npt.NDArray[Any],
+        out: npt.NDArray[Any] | None = None,
+        tally: npt.NDArray[Any] | None = None,
     ) -> npt.NDArray[Any]:
         counts = np.bincount(codes, minlength=65536).astype(np.int64)
         if out is None:

@@ -55,6 +55,7 @@ CTL_CLEAN, CTL_TOP = 0, 1
 # levels the far queue can hold: any remoteness a child's 16-bit code gives, plus one
 HEADS = 1 << 15
 LINE = 1 << 14  # positions a game's first pass may take together (five words each)
+TALLY = 1 << 16  # the kernel's count of each code of the tier it solved (work[9])
 
 
 def work_arrays(size: int, max_moves: int) -> tuple[npt.NDArray[Any], ...]:
@@ -62,7 +63,8 @@ def work_arrays(size: int, max_moves: int) -> tuple[npt.NDArray[Any], ...]:
     index, 9.3 with the codes): allocated here, so that a kernel compiled without reference
     counting (which cannot allocate) can use them. The kernel initialises what it reads and
     leaves the queue empty, so the same arrays serve tier after tier (see `pooled_work`).
-    A position has at most MAX_INSIDE moves inside its tier (`max_moves` bounds them)."""
+    A position has at most MAX_INSIDE moves inside its tier (`max_moves` bounds them).
+    After a solve that returned remoteness r, `tally(work, r)` counts the tier's codes."""
     if max_moves > MAX_INSIDE:
         raise ValueError(f"the retrograde kernel takes at most {MAX_INSIDE} moves a position")
     words = (size + 63) // 64 + 1
@@ -78,6 +80,7 @@ def work_arrays(size: int, max_moves: int) -> tuple[npt.NDArray[Any], ...]:
         np.empty(max_moves, np.int64),  # move indices
         np.empty(size, np.uint16),  # longest loss through a child tier << 1 | DRAWN
         np.empty(5 * LINE, np.int64),  # a game's first pass: words for a line of positions
+        np.zeros(TALLY, np.int64),  # how many positions of the tier hold each code
     )
 
 
@@ -101,6 +104,13 @@ def pooled_work(size: int, max_moves: int) -> tuple[npt.NDArray[Any], ...]:
     del held  # the old arrays go before the new ones come
     _POOL.work = work_arrays(max(size, 1), max_moves)
     return _POOL.work  # type: ignore[no-any-return]
+
+
+def tally(work: tuple[npt.NDArray[Any], ...], maxrem: int) -> npt.NDArray[np.int64]:
+    """How many indices of the tier just solved hold each code, codes 0 to 3 + 2 * `maxrem`
+    (the kernel's returned remoteness; no code lies beyond): counted by the kernel as it
+    decided them, so that nobody reads the codes again to count them. A view of `work`."""
+    return work[9][: 4 + 2 * maxrem]
 
 
 def release_work() -> None:
@@ -439,7 +449,8 @@ def propagate_body(unmoves, ctx, size, code, work):
     """The kernel after its first pass: decide positions level by level in order of
     remoteness through `unmoves`, from what the first pass queued (finished positions at 0,
     wins through a child tier, positions whose every move is a known win for the opponent);
-    what is left is a draw. Returns the largest remoteness, or TOO_DEEP.
+    what is left is a draw. Returns the largest remoteness, or TOO_DEEP. Sets `work[9]`'s
+    entries up to code 3 + 2 * that remoteness to the tier's count of each code (`tally`).
 
     A level's positions are those of its far queue and those the level before found (a win
     or a loss one ply on): they are gathered in a bit map and taken in index order, so that
@@ -447,12 +458,13 @@ def propagate_body(unmoves, ctx, size, code, work):
     position in a level is a win if a win is pending for it, else a loss. The queue is left
     empty and the maps clear, as `work_arrays` makes them."""
     st, head, nxt, maps, ctl = work[0], work[1], work[2], work[3], work[4]
-    idx, lost = work[6], work[7]
+    idx, lost, tallied = work[6], work[7], work[9]
     words = maps.shape[0] // 2
     used = (size + 63) // 64
     cur = maps[:words]
     nmap = maps[words:]
     maxrem = 0
+    decided = 0
     top = ctl[CTL_TOP]
     r = 0
     while r <= top:
@@ -463,7 +475,8 @@ def propagate_body(unmoves, ctx, size, code, work):
         while p >= 0:
             cur[p >> 6] |= np.uint64(1) << np.uint64(p & 63)
             p = np.int64(nxt[p])
-        found = False
+        found = 0
+        losses = 0
         marked = 0
         for wi in range(used):
             bits = cur[wi]
@@ -482,19 +495,27 @@ def propagate_body(unmoves, ctx, size, code, work):
                     is_loss = 1 - ((s >> 1) & 1)
                     st[p] = s | DECIDED
                     code[p] = 2 + 2 * r + is_loss
-                found = True
+                found += 1
+                losses += is_loss
                 m, far = _parents(unmoves, ctx, st, lost, idx, work, nmap, p, is_loss, r)
                 marked += m
                 top = max(top, far)
         if found:
             maxrem = r
+        tallied[2 + 2 * r] = found - losses
+        tallied[3 + 2 * r] = losses
+        decided += found
         if marked:
             top = max(top, r + 1)
         cur, nmap = nmap, cur
         r += 1
-    for i in range(size):
-        if st[i] & DECIDED == 0:
-            code[i] = DRAW
+    draws = 0
+    for i in range(size):  # without a branch: the compiler vectorises it
+        undecided = 1 - (st[i] & DECIDED)
+        code[i] = DRAW if undecided else code[i]
+        draws += undecided
+    tallied[DRAW] = draws
+    tallied[INVALID] = size - draws - decided
     ctl[CTL_CLEAN] = 1
     return maxrem
 

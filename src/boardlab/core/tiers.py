@@ -103,11 +103,17 @@ class TierGame(Protocol):
         ...
 
     def weighted_counts(
-        self, tier: int, codes: npt.NDArray[Any], out: npt.NDArray[Any] | None = None
+        self,
+        tier: int,
+        codes: npt.NDArray[Any],
+        out: npt.NDArray[Any] | None = None,
+        tally: npt.NDArray[Any] | None = None,
     ) -> npt.NDArray[Any]:
         """How many positions of the whole game hold each code among a stored tier's `codes`
         (int64, 65536 long): each entry weighed by the positions it stands for. With `out`,
-        added into it (and returned): a pack's counts without an array per tier."""
+        added into it (and returned): a pack's counts without an array per tier. `tally`,
+        where the solve has it, counts each code of `codes` (`boardlab.core.retrograde.tally`):
+        a game whose entries of the tier all weigh alike may use it instead of the codes."""
         ...
 
     def tier_name(self, tier: int) -> str:

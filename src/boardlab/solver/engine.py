@@ -164,7 +164,8 @@ def solve_game(
         add_time(clock, "cluster", closing)
     for phase, seconds in apart.items():
         clock[phase] = clock.get(phase, 0.0) + seconds
-    in_packs = sum(clock.get(p, 0.0) for p in PHASES if p not in ("plan", "cluster", "idle"))
+    apart_phases = ("plan", "cluster", "idle", "sync")  # not on the solving threads
+    in_packs = sum(clock.get(p, 0.0) for p in PHASES if p not in apart_phases)
     if not runner.writes_between_runs:  # a writer thread's writes: not the solving threads'
         in_packs -= apart.get("write", 0.0)
     clock["idle"] = max(0.0, runner.threads * solving - in_packs)

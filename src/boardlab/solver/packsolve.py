@@ -20,6 +20,7 @@ from boardlab.core.retrograde import (
     pooled_work,
     run_solve,
     stamp,
+    tally,
 )
 from boardlab.core.tiers import TierGame
 from boardlab.solver.childcache import child_cache, shared_game
@@ -67,6 +68,7 @@ PHASES = {
     "propagation": "kernel: propagation",
     "counts": "counting values",
     "write": "compressing and writing packs",
+    "sync": "syncing packs to disk (a thread apart)",
     "python": "Python per tier",
     "idle": "threads idle or scheduling",
 }
@@ -120,10 +122,10 @@ def solve_tiers(
         joined = 2 * sum(len(k) for k in kids) if copied else 0
         need = BYTES_PER_POSITION * largest + joined + held  # the work arrays are kept
         cache.make_room(need, {cache.key(where, c) for c in children})
-        code, _rem = solve_one_tier(game, tier, kids, work, timings)
+        code, rem = solve_one_tier(game, tier, kids, work, timings)
         del kids
         t0 = stamp()
-        game.weighted_counts(tier, code, counts)
+        game.weighted_counts(tier, code, counts, tally(work, rem))
         add_time(timings, "counts", t0)
         solved.append((tier, code))
         held += code.nbytes

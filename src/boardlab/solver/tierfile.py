@@ -82,6 +82,39 @@ def write_pack(
     codec: str = DEFAULT_CODEC,
 ) -> int:
     """Write the codes of `tiers` [(tier id, codes)] to `path` atomically; returns its size."""
+    return commit_pack(stage_pack(path, tiers, header, codec), path)
+
+
+def staged_name(path: Path) -> Path:
+    """Where `stage_pack` writes the file that `commit_pack` names `path`."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def commit_pack(tmp: Path, path: Path) -> int:
+    """Sync a file that `stage_pack` wrote and rename it to `path` (only then is it there,
+    whole); returns its size. The staged file is removed if this fails."""
+    try:
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path.stat().st_size
+
+
+def stage_pack(
+    path: Path,
+    tiers: Sequence[tuple[int, npt.NDArray[Any]]],
+    header: dict[str, Any],
+    codec: str = DEFAULT_CODEC,
+) -> Path:
+    """The first half of `write_pack`: the file written under a temporary name beside
+    `path` (`staged_name`), not yet synced; `commit_pack` syncs and names it, maybe on
+    another thread, so that the thread that compressed it need not wait for the disk."""
     blobs: list[bytes] = []
     entries = []
     sha = hashlib.sha256()
@@ -109,20 +142,18 @@ def write_pack(
         payload_sha256=sha.hexdigest(),
     )
     text = json.dumps(head, sort_keys=True, separators=(",", ":")).encode()
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = staged_name(path)
     try:
         with open(tmp, "wb") as fh:
             fh.write(MAGIC + struct.pack("<I", len(text)) + text)
             fh.write(struct.pack("<I", zlib.crc32(text)) + table)
             for blob in blobs:
                 fh.write(blob)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
+    except BaseException:
         if tmp.exists():
             tmp.unlink()
-    return path.stat().st_size
+        raise
+    return tmp
 
 
 class PackFile:

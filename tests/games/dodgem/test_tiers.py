@@ -9,7 +9,13 @@ import pytest
 
 from boardlab.core.errors import NotationError
 from boardlab.core.outcome import Value
-from boardlab.core.retrograde import NO_CHILD_CODES, child_addresses, side_by_side, work_arrays
+from boardlab.core.retrograde import (
+    NO_CHILD_CODES,
+    child_addresses,
+    side_by_side,
+    tally,
+    work_arrays,
+)
 from boardlab.core.tiers import TierGame
 from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import EXIT, DodgemRules, rules_for
@@ -127,6 +133,18 @@ def test_weighted_counts_are_the_full_games_counts(rules: DodgemRules) -> None:
     assert weighed[1:].sum() > sum(int(np.count_nonzero(c)) for c in stored.values())
 
 
+@pytest.mark.parametrize("rules", [rules_for("classic", 4), rules_for("piecepack", 4)], ids=str)
+def test_weighted_counts_from_the_kernels_tally_are_those_of_the_codes(rules: DodgemRules) -> None:
+    """The counts a solve takes from the kernel's tally are those of reading the codes (with
+    the mirror, where entries weigh unlike, the codes are read)."""
+    game = DodgemTiers(rules)
+    for tier, codes in solve_in_memory(game).items():
+        counted = np.bincount(codes, minlength=4).astype(np.int64)
+        assert np.array_equal(
+            game.weighted_counts(tier, codes, tally=counted), game.weighted_counts(tier, codes)
+        ), tier
+
+
 def test_weighted_counts_of_any_codes_are_the_orbit_times_their_counts() -> None:
     """Codes of every width (above 255 too, as deep remoteness gives), in runs and scattered,
     and lengths that are not a multiple of four: each counted once per position of its orbit."""
@@ -173,9 +191,14 @@ def test_row_pass_agrees_with_the_kernels_own_pass(rules: DodgemRules, symmetric
             a, b = np.zeros(size, np.uint16), np.zeros(size, np.uint16)
             mm = game.kernel.max_moves
             ra = dodgem_solve_tier(ctx, size, mm, NO_CHILD_CODES, where, a, work)
+            counted = tally(work, ra).copy()
             rb = dodgem_solve_tier_plain(ctx, size, mm, kids, base, b, work)
             assert ra == rb >= 0, game.tier_name(tier)
             assert np.array_equal(a, b), game.tier_name(tier)
+            # the kernel's count of each code, kept as it decided them: no code beyond it
+            want = np.bincount(a, minlength=len(counted))
+            assert np.array_equal(counted, want), game.tier_name(tier)
+            assert np.array_equal(tally(work, rb), want), game.tier_name(tier)
             fast[tier] = a
     assert any(int(c.max()) > 3 for c in fast.values())  # some positions were not terminal
 

@@ -150,12 +150,21 @@ class DodgemTiers:
         return 2 if self.symmetric and a != b else 1
 
     def weighted_counts(
-        self, tier: int, codes: npt.NDArray[Any], out: npt.NDArray[np.int64] | None = None
+        self,
+        tier: int,
+        codes: npt.NDArray[Any],
+        out: npt.NDArray[np.int64] | None = None,
+        tally: npt.NDArray[np.int64] | None = None,
     ) -> npt.NDArray[np.int64]:
         """How many positions of the whole game hold each code (65536 long): each stored
         entry stands for its orbit (the colour swap's tier, and its mirror image unless the
-        position is its own mirror image). With `out`, added into it and returned."""
+        position is its own mirror image). With `out`, added into it and returned. Without
+        the mirror every entry weighs the same, and `tally` (the kernel's count of the
+        codes) gives the counts without reading the codes."""
         counts = np.zeros(65536, np.int64) if out is None else out
+        if tally is not None and not self.mirror:
+            counts[: len(tally)] += self.orbit_size(tier) * tally
+            return counts
         a, b = divmod(tier, self._keys)
         _weighted_counts(self._base, self._blob[0], a, b, codes, self.orbit_size(tier), counts)
         return counts

@@ -314,35 +314,61 @@ def dodgem_unmoves(ctx, p, index):
 
 @nb.njit(cache=True, inline="always")
 def _plain_unmoves(params, blob, p, index):
-    """`dodgem_unmoves` without the mirror and without passes (every variant but Piecepack),
-    with the tier's sizes read once: a parent differs from p in the mover's placement only,
-    so its index is p's row or column with that placement put back (a tenth of the
-    propagation's time on 5×5 classic)."""
+    """`dodgem_unmoves` without the mirror and without passes (every variant but Piecepack):
+    `plain_unmoves` with the tier's numbers read here."""
+    return plain_unmoves((plain_shape(params, blob), blob), p, index)
+
+
+@nb.njit(cache=True, inline="always")
+def plain_shape(params, blob):
+    """The numbers of a tier stored without the mirror that `plain_unmoves` needs, as a
+    tuple of integers: a solver entry reads them once per tier, and the compiler keeps them
+    in registers (read through `params`, they are read again after every store, as any
+    array may be the one stored to)."""
+    a = params[P_A]
     b = params[P_B]
-    asz = blob[params[O_KSIZE] + params[P_A]]
     bsz = blob[params[O_KSIZE] + b]
-    half = asz * bsz
+    u = params[P_U]
+    offa = blob[params[O_KOFF] + a]
+    offb = blob[params[O_KOFF] + b]
+    return (
+        blob[params[O_KSIZE] + a] * bsz,  # half: the first side's positions
+        bsz,
+        blob[params[O_KINV] + b],
+        params[O_MASKS] + offa,  # the first side's masks, by x
+        params[O_MASKS + 1] + offb,  # the second side's, by y
+        params[O_UNREC] + offa * u,  # the first side's un-moves, by x
+        params[O_UNREC + 1] + offb * u,  # the second side's, by y
+        u,
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def plain_unmoves(ctx, p, index):
+    """`dodgem_unmoves` for a tier without the mirror and without passes, `ctx` the tier's
+    (`plain_shape`, blob): a parent differs from p in the mover's placement only, so its
+    index is p's row or column with that placement put back (a tenth of the propagation's
+    time on 5×5 classic)."""
+    shape, blob = ctx
+    half, bsz, kinv, m0at, m1at, u0at, u1at, u = shape
     side = 1 if p >= half else 0
     r = p - side * half
-    x = (r * blob[params[O_KINV] + b]) >> 32  # r // bsz, as in _unrank
+    x = (r * kinv) >> 32  # r // bsz, as in _unrank
     if x * bsz > r:
         x -= 1
     y = r - x * bsz
-    g0 = blob[params[O_KOFF] + params[P_A]] + x
-    g1 = blob[params[O_KOFF] + b] + y
-    m0 = blob[params[O_MASKS] + g0]
-    m1 = blob[params[O_MASKS + 1] + g1]
+    m0 = blob[m0at + x]
+    m1 = blob[m1at + y]
     if m0 & m1:
         return 0
     occ = m0 | m1
-    u = params[P_U]
     n = 0
     if side == 1:  # the first side moved sideways: parents (0, its placement before, y)
-        o = params[O_UNREC] + g0 * u
+        o = u0at + x * u
         base = y
         step = bsz
     else:  # the second side did: parents (1, x, its placement before)
-        o = params[O_UNREC + 1] + g1 * u
+        o = u1at + y * u
         base = half + x * bsz
         step = 1
     for j in range(u):

@@ -33,6 +33,8 @@ from boardlab.games.dodgem.tiers.kernel import (
     dodgem_moves,
     dodgem_primitive,
     dodgem_unmoves,
+    plain_shape,
+    plain_unmoves,
 )
 from boardlab.games.dodgem.tiers.layout import (
     O_KFIX,
@@ -384,6 +386,16 @@ def dodgem_solve_tier(ctx, size, max_moves, child_codes, child_base, code, work)
         status = _first_pass_rows(ctx, size, child_codes, child_base, code, work)
     if status < 0:
         return status
+    return _propagate(ctx, size, code, work)
+
+
+@nb.njit(cache=True, inline="always")
+def _propagate(ctx, size, code, work):
+    """The kernel's propagation, with `plain_unmoves` and the tier's numbers read once
+    where the tier has neither the mirror nor passes."""
+    params, blob = ctx
+    if params[P_MIR] == 0 and params[P_BLOCKED] != BLOCKED_PASSES:
+        return propagate_body(plain_unmoves, (plain_shape(params, blob), blob), size, code, work)
     return propagate_body(dodgem_unmoves, ctx, size, code, work)
 
 
@@ -400,7 +412,7 @@ def dodgem_first_pass(ctx, size, child_codes, child_base, code, work):
 @nb.njit(cache=True, nogil=True, _nrt=False)
 def dodgem_propagate(ctx, size, code, work):
     """The second half of `dodgem_solve_tier`."""
-    return propagate_body(dodgem_unmoves, ctx, size, code, work)
+    return _propagate(ctx, size, code, work)
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False)
