@@ -48,6 +48,13 @@ def catch_interrupts() -> Any:
     return previous
 
 
+def log_line(text: str) -> None:
+    """One line of plain progress on stderr, written whole: `print` writes the text and its
+    newline apart, and Ctrl-C between the two would run the next message onto the line."""
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
 def check_interrupted() -> None:
     """Raise KeyboardInterrupt if Ctrl-C came during this command, even if it was dropped."""
     if _interrupted.is_set():
@@ -64,6 +71,7 @@ __all__ = [
     "console",
     "err_console",
     "fail",
+    "log_line",
     "one_line",
     "print_json",
     "rules_from_args",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -29,6 +28,7 @@ from boardlab.cli.common import (
     console,
     cores,
     err_console,
+    log_line,
     print_json,
     rules_from_args,
     table_store,
@@ -187,7 +187,7 @@ def league_progress(
             if now - last[0] >= LOG_EVERY or state.done == total:
                 last[0] = now
                 stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
-                print(f"{stamp} {state.line()}", file=sys.stderr, flush=True)
+                log_line(f"{stamp} {state.line()}")
 
         yield line, resumed
         return

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,6 +17,7 @@ from boardlab.cli.common import (
     check_interrupted,
     console,
     err_console,
+    log_line,
     physical_memory_gib,
     rules_from_args,
     table_store,
@@ -248,11 +248,9 @@ def tier_progress(
             rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
             left = f"about {span((total - positions) / rate)} left" if rate > 0 else ""
             stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
-            print(
+            log_line(
                 f"{stamp} level {level}: {done}/{packs} {unit}; {positions:,}/{total:,} positions "
-                f"({100 * positions / max(1, total):.2f}%); {rate / 1e6:.2f} M pos/s; {left}",
-                file=sys.stderr,
-                flush=True,
+                f"({100 * positions / max(1, total):.2f}%); {rate / 1e6:.2f} M pos/s; {left}"
             )
 
         yield line, dashboard

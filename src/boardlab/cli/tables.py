@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -102,7 +101,7 @@ def meters() -> Iterator[Callable[[str, str], Meter]]:
     """Progress on stderr of one or more steps, each counted in `unit` ("bytes" or a word
     such as "packs"): yields `meter(title, unit)`, which makes a step's callback. A rich bar
     per step with rate and time left on a terminal, else a line every LOG_EVERY seconds."""
-    from boardlab.cli.common import check_interrupted
+    from boardlab.cli.common import check_interrupted, log_line
 
     def texts(done: int, total: int, unit: str, seconds: float) -> tuple[str, str, float]:
         rate = done / max(seconds, 1e-9)
@@ -124,7 +123,7 @@ def meters() -> Iterator[Callable[[str, str], Meter]]:
                 state["last"] = now
                 state["lines"] += 1
                 amount, speed, left = texts(done, total, unit, now - state["t0"])
-                print(f"{title}: {amount}, {speed}, {left:.0f} s left", file=sys.stderr, flush=True)
+                log_line(f"{title}: {amount}, {speed}, {left:.0f} s left")
 
             return line
 
