@@ -10,7 +10,9 @@ run are not the server's figures; FRIENDS_TRACEMALLOC_FRAMES=0 prints the cheap 
 without tracing.
 
 Set in the benchmark's environment: FRIENDS_TRACEMALLOC_FRAMES (frames kept per allocation,
-default 8; 0: no tracing), FRIENDS_TRACEMALLOC_TOP (sites printed per report, default 10).
+default 8; 0: no tracing), FRIENDS_TRACEMALLOC_TOP (sites printed per report, default 10),
+FRIENDS_GARBAGE=1 (each report also collects the cyclic garbage and counts it by type: what
+reference counting could not free; this changes what it measures, by freeing it).
 """
 
 from __future__ import annotations
@@ -86,6 +88,22 @@ def _types() -> Counter[str]:
     return Counter(type(o).__qualname__ for o in gc.get_objects())
 
 
+def _garbage() -> str:
+    """What the collector finds unreachable now (kept aside, counted by type, then freed):
+    cyclic garbage that reference counting could not free, which waits for a collection."""
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        kinds = Counter(type(o).__module__ + "." + type(o).__qualname__ for o in gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    total = sum(kinds.values())
+    return f"  garbage in cycles, {total} objects: " + ", ".join(
+        f"{t} {n}" for t, n in kinds.most_common(14)
+    )
+
+
 def _where(tb: tracemalloc.Traceback, frames: int = 6) -> str:
     """A site's innermost frames, innermost first, with the project's own marked."""
     lines = []
@@ -131,6 +149,8 @@ def _watch(interval: float, marker: Path, frames: int, top: int) -> None:
         out = [head]
         grew = (types - base_types).most_common(8)
         out.append("  objects grown, by type: " + ", ".join(f"{t} +{n}" for t, n in grew))
+        if os.environ.get("FRIENDS_GARBAGE"):
+            out.append(_garbage())
         if frames:
             traced = tracemalloc.get_traced_memory()[0]
             snap = tracemalloc.take_snapshot()
