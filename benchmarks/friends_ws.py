@@ -57,6 +57,10 @@ if os.environ.get("FRIENDS_TRACE"):  # --trace: stamp the stages of every move
     sys.path.insert(0, os.environ["FRIENDS_TRACE_PATH"])
     import _friends_trace
     _friends_trace.install()
+if os.environ.get("FRIENDS_TRACEMALLOC"):  # --tracemalloc: what grows in memory
+    sys.path.insert(0, os.environ["FRIENDS_TRACE_PATH"])
+    import _friends_memory
+    _friends_memory.install()
 try:
     from boardlab.web.server import ENV, ServeSettings
 except ImportError:  # a checkout from before `serve --workers`: one process, as it ran then
@@ -352,6 +356,7 @@ async def run(
     think: float,
     server: int,
     trace: bool = False,
+    mark: Path | None = None,
 ) -> Stats:
     stats = Stats()
     stats.trace = trace
@@ -384,6 +389,8 @@ async def run(
         lag = asyncio.create_task(loop_lag(stats.lags))
     stats.opened = time.perf_counter()
     stats.open = True
+    if mark is not None:  # --tracemalloc: the server takes its baseline snapshot now
+        mark.touch()
     cpu, own = cpu_seconds(server), time.process_time()
     sched, sched_own = sched_waits(server), sched_waits(os.getpid())
     # the server's resident memory ten times in the window: flat, or growing with time
@@ -623,9 +630,18 @@ def main() -> None:
         help="stamp each move's stages in the server and the client, and print where a "
         "move's time goes (slows the server a little)",
     )
+    ap.add_argument(
+        "--tracemalloc",
+        type=float,
+        metavar="SECONDS",
+        help="trace the server's allocations and print, every SECONDS, the sites that grew "
+        "most since the window opened (one server process; slows it: diagnostic only)",
+    )
     args = ap.parse_args()
     if not (1 <= args.games <= 1000 and 1 <= args.seconds <= 600 and 1 <= args.workers <= 8):
         raise SystemExit("--games 1-1000, --seconds 1-600 and --workers 1-8 keep it bounded")
+    if args.tracemalloc is not None and (args.workers != 1 or not args.tracemalloc >= 1):
+        raise SystemExit("--tracemalloc traces one server process (--workers 1), every >= 1 s")
     print(header("Shared games over WebSockets"))
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -642,6 +658,14 @@ def main() -> None:
         trace_path = Path(tmp) / "trace"
         if args.trace:
             env.update(FRIENDS_TRACE=str(trace_path), FRIENDS_TRACE_PATH=str(Path(__file__).parent))
+        mark = None
+        if args.tracemalloc is not None:
+            mark = Path(tmp) / "tracemalloc.open"
+            env.update(
+                FRIENDS_TRACEMALLOC=str(args.tracemalloc),
+                FRIENDS_TRACEMALLOC_MARK=str(mark),
+                FRIENDS_TRACE_PATH=str(Path(__file__).parent),
+            )
         proc = subprocess.Popen(
             [args.python, "-c", SERVER, str(port), db, tables, args.sync, str(args.workers)],
             start_new_session=True,
@@ -671,6 +695,7 @@ def main() -> None:
                         args.think,
                         proc.pid,
                         args.trace,
+                        mark,
                     )
                 )
             if args.trace:

@@ -98,6 +98,7 @@ class Server:
     def __init__(self, app: Any, limits: ConnectionLimits) -> None:
         self.guard = ConnectionGuard(limits)
         http, ws = protocols(self.guard)
+        self.protocols = (http, ws)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=0, http=http, ws=ws, log_level="warning", lifespan="off"
         )
@@ -119,6 +120,16 @@ class Server:
     def connect(self) -> socket.socket:
         s = socket.create_connection(("127.0.0.1", self.port), timeout=10)
         return s
+
+    def get_post(self, path: str, body: bytes) -> bytes:
+        """A JSON POST's whole answer, head and body."""
+        with self.connect() as s:
+            s.sendall(
+                f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json"
+                f"\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+                + body
+            )
+            return _read_all(s)
 
     def get(self, path: str = "/api/health") -> bytes:
         with self.connect() as s:
@@ -201,6 +212,42 @@ def test_websocket_connections_are_counted_and_released(server: Server) -> None:
         deadline += 1
         threading.Event().wait(0.05)
     assert server.guard.open_count() == 0
+
+
+def test_a_closed_websocket_leaves_nothing_behind(app: Any) -> None:
+    """Once a socket has closed, its connection's protocols (the HTTP one it was upgraded
+    from, the WebSocket one, the library's) are freed at once by reference counting: none
+    waits in a reference cycle for the collector (a busy server closes thousands a minute,
+    and the garbage of each holds its transport and buffers until a full pass)."""
+    import gc
+
+    import websockets.sync.client as wsc
+    from websockets.server import ServerProtocol
+
+    limits = ConnectionLimits(per_address=8, total=50, header_timeout=30)
+    with Server(app, limits) as srv:
+        game = json.loads(srv.get_post("/api/friends", b'{"size": 3}').split(b"\r\n\r\n", 1)[1])
+        url = f"ws://localhost:{srv.port}/api/friends/{game['id']}/ws"
+        kinds = (*srv.protocols, ServerProtocol)
+
+        def left() -> int:
+            return sum(type(o) in kinds for o in gc.get_objects())
+
+        gc.collect()
+        gc.disable()  # what is freed from here on, reference counting freed
+        try:
+            for _ in range(5):
+                with wsc.connect(url) as ws:
+                    ws.send(json.dumps({"type": "hello", "token": game["token"]}))
+                    assert json.loads(ws.recv(timeout=10))["type"] == "state"
+            waited = 0
+            while (srv.guard.open_count() or left()) and waited < 200:
+                waited += 1
+                threading.Event().wait(0.05)
+            assert srv.guard.open_count() == 0
+            assert left() == 0
+        finally:
+            gc.enable()
 
 
 def test_websockets_that_go_quiet_are_closed_and_given_back(app: Any) -> None:

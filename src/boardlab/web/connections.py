@@ -18,6 +18,7 @@ import logging
 import os
 import resource
 import time
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,6 +216,20 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
                 self._arm()  # the bytes of a next request: its head has a deadline too
             super().data_received(data)
 
+        def handle_websocket_upgrade(self, *event: Any) -> None:  # h11's takes its event
+            super().handle_websocket_upgrade(*event)
+            # The connection is the WebSocket protocol's from here on, and this one hears
+            # no more of it: no `connection_lost`, where uvicorn drops its parser. That
+            # parser refers back to this protocol, a cycle holding the transport and with
+            # it the socket's whole state until the collector's next full pass (a busy
+            # server closes thousands of sockets a minute), so it is broken here, and the
+            # head deadline's timer (which would hold this protocol too) stopped.
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if hasattr(self, "parser"):  # httptools' protocol (h11's keeps no such cycle)
+                self.parser = None
+
         def connection_lost(self, exc: Exception | None) -> None:
             if self._timer is not None:
                 self._timer.cancel()
@@ -228,6 +243,12 @@ def protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyn
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)
             super().connection_lost(exc)
+            # websockets' protocol keeps its parser, a generator that refers back to it,
+            # suspended for good once the connection is gone: closing it ends that cycle,
+            # so the socket's state is freed now rather than at the collector's next pass
+            parser = getattr(getattr(self, "conn", None), "parser", None)
+            if isinstance(parser, Generator):
+                parser.close()
 
     return GuardedHTTP, GuardedWebSocket
 

@@ -17,6 +17,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from boardlab.web.heap import HeapTrimmer
+
 ENV = "BOARDLAB_SERVE"
 
 
@@ -98,6 +100,9 @@ def app_from_env() -> FastAPI:
     """uvicorn's factory in each worker process."""
     app = build_app(ServeSettings.from_env())
     settle_collector()
+    # the C heap's free pages go back to the system now and then: resident memory stays
+    # level over hours of play (see `boardlab.web.heap`)
+    app.state.heap_trimmer = HeapTrimmer().start()
     return app
 
 
