@@ -39,7 +39,6 @@ from boardlab.games.dodgem.tiers.kernel import (
     dodgem_primitive,
     dodgem_unmoves,
     plain_shape,
-    plain_unmoves,
 )
 from boardlab.games.dodgem.tiers.layout import (
     O_KFIX,
@@ -65,6 +64,7 @@ from boardlab.games.dodgem.tiers.layout import (
     REC_KIND,
     REC_Z,
 )
+from boardlab.games.dodgem.tiers.plainprop import plain_propagate
 
 
 @nb.njit(cache=True, inline="always")
@@ -512,11 +512,11 @@ def dodgem_solve_tier(ctx, size, max_moves, child_codes, child_base, code, work)
 
 @nb.njit(cache=True, inline="always")
 def _propagate(ctx, size, code, work):
-    """The kernel's propagation, with `plain_unmoves` and the tier's numbers read once
-    where the tier has neither the mirror nor passes."""
+    """The kernel's propagation: where the tier has neither the mirror nor passes, with the
+    un-moves written into it (`plain_propagate`) and the tier's numbers read once."""
     params, blob = ctx
     if params[P_MIR] == 0 and params[P_BLOCKED] != BLOCKED_PASSES:
-        return propagate_body(plain_unmoves, (plain_shape(params, blob), blob), size, code, work)
+        return plain_propagate(plain_shape(params, blob), blob, size, code, work)
     return propagate_body(dodgem_unmoves, ctx, size, code, work)
 
 
