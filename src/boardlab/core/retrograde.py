@@ -167,6 +167,26 @@ def child_run(at):
     return _pointer_u16(at << 1)  # type: ignore[call-arg]  # numba passes the typing context
 
 
+@intrinsic
+def prefetch(typingctx: Any, address: Any) -> Any:
+    """Ask the processor to bring the cache line of byte `address` (an int64) in, for a read
+    soon; an address outside any array is harmless (a hint never faults)."""
+    if not isinstance(address, nb.types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i8p = llvm_ir.IntType(8).as_pointer()
+        i32 = llvm_ir.IntType(32)
+        fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [i8p, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+        ptr = builder.inttoptr(args[0], i8p)
+        # a read (0), kept in every level of the cache (3), of data (1)
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return nb.types.none(address), codegen
+
+
 @nb.njit(inline="always")
 def child_code(at):
     """A child's code at `at`, in two-byte units, as `child_addresses` gives them."""

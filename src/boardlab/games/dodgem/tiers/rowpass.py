@@ -24,6 +24,7 @@ from boardlab.core.retrograde import (
     child_run,
     child_value,
     finish,
+    prefetch,
     propagate_body,
     queued,
     record,
@@ -250,6 +251,9 @@ def _line_live(work, code, slot, idx, nj, side, mover, omasks, n, start, pstep, 
     return top
 
 
+AHEAD = 12  # reads ahead that a strided loop asks for (past the list: a useless, harmless hint)
+
+
 @nb.njit(cache=True, inline="always")
 def _fold_all(slot, idx, nj, n, nv, ks, om, aw, al, af):
     """`_fold_moves` into entry k of a line for the other side on `om[k]`: for every k < n
@@ -272,10 +276,11 @@ def _fold_all(slot, idx, nj, n, nv, ks, om, aw, al, af):
         if stride == 1:
             for k in range(n):
                 _fold_one(run[k], need, sh, om, aw, al, af, k)
-        else:
+        else:  # a cache line a read: asked for a few reads ahead
             for i in range(nv):
-                k = ks[i]
-                _fold_one(run[k * stride], need, sh, om, aw, al, af, k)
+                prefetch((at + ks[i + AHEAD] * stride) << 1)
+                k = np.uint64(ks[i])
+                _fold_one(run[k * np.uint64(stride)], need, sh, om, aw, al, af, k)
 
 
 @nb.njit(cache=True, inline="always")
