@@ -221,10 +221,10 @@ def _line_live(work, code, slot, idx, nj, side, mover, omasks, n, start, pstep, 
     top = 0
     bad = 0
     for i in range(nv):
-        k = ks[i]
+        k = np.uint64(ks[i])  # indices known not negative (see `plain_propagate`)
         f = af[k]
         bad |= f
-        p = start + k * pstep
+        p = start + np.int64(k) * pstep
         c, legal, hd = f & 255, (f >> 8) & 255, (f >> 16) & 1
         winc = aw[k]
         lc = al[k]
@@ -237,13 +237,14 @@ def _line_live(work, code, slot, idx, nj, side, mover, omasks, n, start, pstep, 
             top = max(top, lv)
             continue
         win = np.int64(winc < NONE)
-        st[p] = np.uint8(win * WIN + c * CNT_ONE)
-        lost[p] = np.uint16((lc << 1) | hd)
+        at = np.uint64(p)
+        st[at] = np.uint8(win * WIN + c * CNT_ONE)
+        lost[at] = np.uint16((lc << 1) | hd)
         # queued: a win in winc, or a loss in lc with no move left inside the tier
         lose = (1 - win) * np.int64(c == 0) * (1 - hd)
         lv = win * winc + lose * lc
-        r = lv + (1 - win - lose) * (PARKED - lv)
-        nxt[p] = head[r]
+        r = np.uint64(lv + (1 - win - lose) * (PARKED - lv))
+        nxt[at] = head[r]
         head[r] = p
         top = max(top, lv)
     if bad >> 17:
