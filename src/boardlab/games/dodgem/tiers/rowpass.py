@@ -212,7 +212,7 @@ def _line_live(work, code, slot, idx, nj, side, mover, omasks, n, start, pstep, 
         aw[k] = NONE
         al[k] = 0
         af[k] = 0
-    nv = 0
+    nv = np.int64(0)
     for k in range(n):
         ks[nv] = k
         nv += np.int64(mover & omasks[k] == 0)
@@ -221,15 +221,15 @@ def _line_live(work, code, slot, idx, nj, side, mover, omasks, n, start, pstep, 
     top = 0
     bad = 0
     for i in range(nv):
-        k = np.uint64(ks[i])  # indices known not negative (see `plain_propagate`)
-        f = af[k]
+        e = np.uint64(ks[i])  # indices known not negative (see `plain_propagate`)
+        f = af[e]
         bad |= f
-        p = start + np.int64(k) * pstep
+        p = start + np.int64(e) * pstep
         c, legal, hd = f & 255, (f >> 8) & 255, (f >> 16) & 1
-        winc = aw[k]
-        lc = al[k]
+        winc = aw[e]
+        lc = al[e]
         if legal == 0:  # rare: no car move
-            other = omasks[k]
+            other = omasks[e]
             m0, m1 = (mover, other) if side == 0 else (other, mover)
             lv = _settle(work, code, p, c, winc, lc, hd, legal, m0, m1, side, blocked, misere)
             if lv < 0:
@@ -279,7 +279,7 @@ def _fold_all(slot, idx, nj, n, nv, ks, om, aw, al, af):
                 _fold_one(run[k], need, sh, om, aw, al, af, k)
         else:  # a cache line a read: asked for a few reads ahead
             for i in range(nv):
-                prefetch((at + ks[i + AHEAD] * stride) << 1)
+                prefetch((at + ks[i + AHEAD] * stride) << 1)  # type: ignore[call-arg]
                 k = np.uint64(ks[i])
                 _fold_one(run[k * np.uint64(stride)], need, sh, om, aw, al, af, k)
 
