@@ -54,6 +54,8 @@ DRAWN = 1  # of the second word: a child is drawn; the longest loss from bit 1
 CTL_CLEAN, CTL_TOP = 0, 1
 # levels the far queue can hold: any remoteness a child's 16-bit code gives, plus one
 HEADS = 1 << 15
+PARKED = HEADS  # a list of the far queue never taken: where a first pass may put a position
+# it does not queue, so that it queues every position without a branch (`queued` empties it)
 LINE = 1 << 14  # positions a game's first pass may take together (five words each)
 TALLY = 1 << 16  # the kernel's count of each code of the tier it solved (work[9])
 
@@ -72,7 +74,7 @@ def work_arrays(size: int, max_moves: int) -> tuple[npt.NDArray[Any], ...]:
     ctl[CTL_CLEAN] = 1
     return (
         np.empty(size, np.uint8),  # state bytes (DECIDED, WIN, moves left)
-        np.full(HEADS, -1, np.int32),  # far queue: first position of each level
+        np.full(HEADS + 1, -1, np.int32),  # far queue: first position of each level, PARKED
         np.empty(size, np.int32),  # far queue: the next position of the same level
         np.zeros(2 * words, np.uint64),  # two level maps: a bit per position
         ctl,  # control words (CTL_*)
@@ -142,6 +144,47 @@ def _load_u16(typingctx: Any, address: Any) -> Any:
         return builder.load(ptr)
 
     return nb.types.uint16(address), codegen
+
+
+@intrinsic
+def _pointer_u16(typingctx: Any, address: Any) -> Any:
+    """A uint16 pointer to byte `address` (an int64)."""
+    if not isinstance(address, nb.types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.inttoptr(args[0], llvm_ir.IntType(16).as_pointer())
+
+    return nb.types.CPointer(nb.types.uint16)(address), codegen
+
+
+@nb.njit(inline="always")
+def child_run(at):
+    """The codes from `at` on (two-byte units, as `child_addresses` gives them), as a pointer
+    to index: `child_run(at)[k]` is `child_code(at + k)`. A loop that reads `run[k * stride]`
+    from one such pointer can be vectorised (the compiler sees one base and a stride, where
+    an address made afresh in each step might be any of the loop's arrays)."""
+    return _pointer_u16(at << 1)  # type: ignore[call-arg]  # numba passes the typing context
+
+
+@intrinsic
+def prefetch(typingctx: Any, address: Any) -> Any:
+    """Ask the processor to bring the cache line of byte `address` (an int64) in, for a read
+    soon; an address outside any array is harmless (a hint never faults)."""
+    if not isinstance(address, nb.types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i8p = llvm_ir.IntType(8).as_pointer()
+        i32 = llvm_ir.IntType(32)
+        fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [i8p, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+        ptr = builder.inttoptr(args[0], i8p)
+        # a read (0), kept in every level of the cache (3), of data (1)
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return nb.types.none(address), codegen
 
 
 @nb.njit(inline="always")
@@ -335,6 +378,7 @@ def begin(work):
 @nb.njit(inline="always")
 def queued(work, top):
     """End a first pass that queued positions up to level `top`."""
+    work[1][PARKED] = -1
     work[4][CTL_TOP] = top
 
 

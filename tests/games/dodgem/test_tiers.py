@@ -11,6 +11,7 @@ from boardlab.core.errors import NotationError
 from boardlab.core.outcome import Value
 from boardlab.core.retrograde import (
     NO_CHILD_CODES,
+    PARKED,
     child_addresses,
     side_by_side,
     tally,
@@ -192,6 +193,7 @@ def test_row_pass_agrees_with_the_kernels_own_pass(rules: DodgemRules, symmetric
             mm = game.kernel.max_moves
             ra = dodgem_solve_tier(ctx, size, mm, NO_CHILD_CODES, where, a, work)
             counted = tally(work, ra).copy()
+            assert work[1][PARKED] == -1  # what the row pass parked is gone: no level takes it
             rb = dodgem_solve_tier_plain(ctx, size, mm, kids, base, b, work)
             assert ra == rb >= 0, game.tier_name(tier)
             assert np.array_equal(a, b), game.tier_name(tier)
