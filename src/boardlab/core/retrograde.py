@@ -489,6 +489,21 @@ def _parents(unmoves, ctx, st, lost, idx, work, nmap, p, is_loss, r):
 
 
 @nb.njit(inline="always")
+def finish_propagation(st, code, size, decided, tallied, ctl):
+    """The end of a propagation: every position still undecided is a draw; the tally's
+    draws and invalid indices (`decided` positions were decided), and the work arrays
+    marked clean for the next tier."""
+    draws = 0
+    for i in range(size):  # without a branch: the compiler vectorises it
+        undecided = 1 - (st[i] & DECIDED)
+        code[i] = DRAW if undecided else code[i]
+        draws += undecided
+    tallied[DRAW] = draws
+    tallied[INVALID] = size - draws - decided
+    ctl[CTL_CLEAN] = 1
+
+
+@nb.njit(inline="always")
 def propagate_body(unmoves, ctx, size, code, work):
     """The kernel after its first pass: decide positions level by level in order of
     remoteness through `unmoves`, from what the first pass queued (finished positions at 0,
@@ -553,14 +568,7 @@ def propagate_body(unmoves, ctx, size, code, work):
             top = max(top, r + 1)
         cur, nmap = nmap, cur
         r += 1
-    draws = 0
-    for i in range(size):  # without a branch: the compiler vectorises it
-        undecided = 1 - (st[i] & DECIDED)
-        code[i] = DRAW if undecided else code[i]
-        draws += undecided
-    tallied[DRAW] = draws
-    tallied[INVALID] = size - draws - decided
-    ctl[CTL_CLEAN] = 1
+    finish_propagation(st, code, size, decided, tallied, ctl)
     return maxrem
 
 

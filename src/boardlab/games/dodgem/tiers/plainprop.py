@@ -11,17 +11,15 @@ import numpy as np
 
 from boardlab.core.retrograde import (
     CNT_ONE,
-    CTL_CLEAN,
     CTL_TOP,
     DECIDED,
-    DRAW,
     DRAWN,
-    INVALID,
     MAX_REMOTENESS,
     TOO_DEEP,
     WIN,
     _ctz,
     _queue,
+    finish_propagation,
 )
 
 
@@ -136,12 +134,5 @@ def plain_propagate(shape, blob, size, code, work):
             top = max(top, r1)
         cur, nmap = nmap, cur
         r += 1
-    draws = 0
-    for i in range(size):  # without a branch: the compiler vectorises it
-        undecided = 1 - (st[i] & DECIDED)
-        code[i] = DRAW if undecided else code[i]
-        draws += undecided
-    tallied[DRAW] = draws
-    tallied[INVALID] = size - draws - decided
-    ctl[CTL_CLEAN] = 1
+    finish_propagation(st, code, size, decided, tallied, ctl)
     return maxrem
