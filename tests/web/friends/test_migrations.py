@@ -135,3 +135,31 @@ def test_a_clients_open_games_are_counted_without_reading_its_finished_ones(
         assert "ix_games_creator_status (creator_addr=? AND status=?)" in detail, detail
     finally:
         st.close()
+
+
+class _LockedCursor:
+    """A cursor whose first `locked` executes fail as SQLite's deadlock answer does."""
+
+    def __init__(self, locked: int, message: str = "database is locked") -> None:
+        self.locked = locked
+        self.message = message
+        self.calls = 0
+
+    def execute(self, sql: str) -> None:
+        self.calls += 1
+        if self.calls <= self.locked:
+            raise sqlite3.OperationalError(self.message)
+
+
+def test_the_switch_to_wal_is_tried_again_while_another_connection_holds_the_file() -> None:
+    # two connections switching a new file at once: SQLite answers "locked" without waiting
+    cursor = _LockedCursor(locked=3)
+    dbmod._switch_to_wal(cursor, wait_s=10)
+    assert cursor.calls == 4
+    # it gives up after its wait, and any other error is not retried
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        dbmod._switch_to_wal(_LockedCursor(locked=10**9), wait_s=0.05)
+    other = _LockedCursor(locked=1, message="disk I/O error")
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        dbmod._switch_to_wal(other, wait_s=10)
+    assert other.calls == 1

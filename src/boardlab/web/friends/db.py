@@ -12,7 +12,9 @@ started at once one migrates and the other waits, then finds the schema current.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +64,10 @@ def normalise_url(url: str) -> str:
     return url
 
 
+# how long an SQLite connection waits for another's lock before it answers "database is locked"
+SQLITE_WAIT_S = 30.0
+
+
 def is_sqlite(url: str) -> bool:
     """True for an SQLite URL."""
     return url.startswith("sqlite")
@@ -91,7 +97,7 @@ def make_engine(
             folder = Path(parsed.database).expanduser().resolve().parent
             if not folder.is_dir():
                 raise UsageError(f"database folder {folder.name!r} does not exist")
-        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": SQLITE_WAIT_S}
     elif parsed.get_backend_name() == "postgresql":
         # a dropped connection (a restarted database) is noticed before use, not mid-request;
         # a connection waits at most 5 s for the server, so an unreachable one answers 503 soon
@@ -167,7 +173,7 @@ def _sqlite_setup(engine: Engine, immediate: bool, full_sync: bool, autocheckpoi
     def on_connect(dbapi_connection: Any, record: Any) -> None:
         dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" below starts them
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _switch_to_wal(cursor)
         cursor.execute(f"PRAGMA synchronous={'FULL' if full_sync else 'NORMAL'}")
         cursor.execute("PRAGMA foreign_keys=ON")
         if not autocheckpoint:
@@ -177,6 +183,24 @@ def _sqlite_setup(engine: Engine, immediate: bool, full_sync: bool, autocheckpoi
     @event.listens_for(engine, "begin")
     def on_begin(conn: Any) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _switch_to_wal(cursor: Any, wait_s: float = SQLITE_WAIT_S) -> None:
+    """Put the database in WAL mode (a no-op once it is). Two connections switching a new
+    file at once can each hold the read lock the other's switch must wait for; SQLite then
+    answers "database is locked" at once instead of waiting, so the switch is tried again
+    until `wait_s` has passed."""
+    deadline = time.monotonic() + wait_s
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 def alembic_config() -> Config:
