@@ -33,23 +33,41 @@ def hash_moves(page: Any) -> list[str]:
     return [m for m in str(got).split(",") if m]
 
 
+# A reply may be slow on a loaded machine (the tests here are about what the page shows, not
+# how fast the server answers): waits for the server get this long, and a wait that runs out
+# says what the page showed.
+REPLY_MS = 60_000
+
+
+def wait_for(page: Any, expression: str, arg: Any = None) -> None:
+    try:
+        page.wait_for_function(expression, arg=arg, timeout=REPLY_MS)
+    except Exception as exc:
+        shown = page.evaluate(
+            "() => [location.hash, document.getElementById('status-text').textContent,"
+            " document.getElementById('message').textContent]"
+        )
+        raise AssertionError(
+            f"waited {REPLY_MS} ms for {expression!r}; the page showed {shown}"
+        ) from exc
+
+
 def play(page: Any, move: str) -> None:
     """Play `move` ("a2-b2") by two clicks and wait until the server has it."""
     before = len(hash_moves(page))
     src, dst = move.split("-")
     page.click(f"[data-sq={src}]")
     page.click(f"[data-sq={dst}]")
-    page.wait_for_function(
+    wait_for(
+        page,
         "(n) => (new URLSearchParams(location.hash.slice(1)).get('moves') || '')"
         ".split(',').filter(Boolean).length > n",
-        arg=before,
+        before,
     )
 
 
 def your_turn(page: Any) -> None:
-    page.wait_for_function(
-        "() => document.getElementById('status-text').textContent.includes('(You)')"
-    )
+    wait_for(page, "() => document.getElementById('status-text').textContent.includes('(You)')")
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
