@@ -1,5 +1,5 @@
 """`python -m boardlab` runs the command-line interface."""
 
-from boardlab.cli.main import main
+from boardlab.cli.main import entry
 
-raise SystemExit(main())
+raise SystemExit(entry())

@@ -91,6 +91,16 @@ class ChildCache:
             _, dropped = self._items.popitem(last=False)
             self.used -= dropped.nbytes
 
+    def forget(self, folder: Path, tiers: list[int]) -> None:
+        """Drop these tiers (those no tier still to solve reads): the memory of their codes
+        goes back to the allocator, to hold the next tiers' codes, instead of the process
+        taking fresh pages (a fault every 4 KiB) for them."""
+        with self._lock:
+            for tier in tiers:
+                old = self._items.pop(self.key(folder, tier), None)
+                if old is not None:
+                    self.used -= old.nbytes
+
     def make_room(self, extra: int, keep: set[tuple[str, int]]) -> None:
         """Drop least recently used tiers (not those in `keep`) until the cache and `extra`
         more bytes fit in the budget."""

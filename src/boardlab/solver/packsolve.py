@@ -18,6 +18,7 @@ from boardlab.core.retrograde import (
     Stamp,
     add_time,
     pooled_work,
+    processor_clock,
     run_solve,
     stamp,
     tally,
@@ -196,10 +197,14 @@ def solve_pack(
     """Solve every tier of a pack and write its file (the unit of work of a Dask worker).
 
     `pack_of` and `memory`: see `solve_tiers`. Returns the pack's summary (positions and
-    counts), the same that its header holds, and under "timings" its phases' seconds."""
-    started = stamp()
-    timings: dict[str, float] = {}
-    solved, counts = solve_tiers(spec, folder, pack.tiers, pack.largest, pack_of, memory, timings)
-    out = write_solved_pack(spec, folder, pack, solved, counts, memory, codec, timings)
-    book_python_rest(timings, started)
+    counts), the same that its header holds, and under "timings" its phases' seconds (their
+    processor seconds too: a worker cannot know whether the solve asked for them)."""
+    with processor_clock():
+        started = stamp()
+        timings: dict[str, float] = {}
+        solved, counts = solve_tiers(
+            spec, folder, pack.tiers, pack.largest, pack_of, memory, timings
+        )
+        out = write_solved_pack(spec, folder, pack, solved, counts, memory, codec, timings)
+        book_python_rest(timings, started)
     return {**out, "timings": timings}

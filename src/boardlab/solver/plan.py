@@ -101,3 +101,18 @@ def make_plan(game: TierGame) -> Plan:
                 pack_of[t] = name
         out.append(tuple(packs))
     return Plan(tuple(out), pack_of)
+
+
+def last_reads(game: TierGame, plan: Plan) -> list[list[int]]:
+    """For each level, the tiers that no later level reads: those whose parents all lie in
+    it or below (a tier without parents: its own level). Once a level is solved, a solve
+    may forget their codes."""
+    level = {t: p.level for p in plan.packs for t in p.tiers}
+    last = dict(level)
+    for t, lv in level.items():
+        for c in game.child_tiers(t):
+            last[c] = max(last[c], lv)
+    out: list[list[int]] = [[] for _ in plan.levels]
+    for t in sorted(last):
+        out[last[t]].append(t)
+    return out

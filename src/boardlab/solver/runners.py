@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from boardlab.core.retrograde import stamp
 from boardlab.core.tiers import TierGame
-from boardlab.solver.childcache import release_caches, shared_game
+from boardlab.solver.childcache import child_cache, release_caches, shared_game
 from boardlab.solver.folder import pack_path
 from boardlab.solver.packsolve import (
     BYTES_PER_POSITION,
@@ -69,6 +69,11 @@ class PackRunner(Protocol):
     def flush(self) -> dict[str, float]:
         """Wait for pack files still being written (a solve's packs); the seconds of the
         phases that ran apart from the packs' own."""
+        ...
+
+    def forget(self, folder: Path, tiers: list[int]) -> None:
+        """Drop the codes of tiers that nothing left to solve reads from the cache of child
+        tiers this runner's work fills (where it is this process's)."""
         ...
 
     def close(self) -> None:
@@ -145,6 +150,9 @@ class LocalRunner:
         self.writer.flush()
         return self.writer.timings
 
+    def forget(self, folder: Path, tiers: list[int]) -> None:
+        child_cache(self.budget).forget(folder, tiers)
+
     def close(self) -> None:
         self.writer.close()
         release_caches()
@@ -178,6 +186,7 @@ class ThreadRunner:
 
         self.threads = workers
         self.budget = budget
+        self.cache_budget = max(GiB // 8, budget // 2)  # the child cache's; packs, the rest
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="boardlab-solve")
         self.writer = PackWriter(self.pool)  # files written between runs, by these threads
 
@@ -187,7 +196,7 @@ class ThreadRunner:
         from concurrent.futures import FIRST_COMPLETED, wait
 
         game = shared_game(spec)
-        cache_budget = max(GiB // 8, self.budget // 2)
+        cache_budget = self.cache_budget
         largest = max(p.largest for p in todo)
         per_run = BYTES_PER_POSITION * max(1, largest)
         at_once = max(1, min(2 * self.threads, (self.budget - cache_budget) // per_run))
@@ -254,6 +263,9 @@ class ThreadRunner:
         """Wait for the pack files still being written; their seconds by phase."""
         self.writer.flush()
         return self.writer.timings
+
+    def forget(self, folder: Path, tiers: list[int]) -> None:
+        child_cache(self.cache_budget).forget(folder, tiers)
 
     def close(self) -> None:
         self.writer.close()
@@ -332,6 +344,9 @@ class DaskRunner:
     def flush(self) -> dict[str, float]:
         """Nothing to wait for: a worker writes a pack's file before its task ends."""
         return {}
+
+    def forget(self, folder: Path, tiers: list[int]) -> None:
+        """Nothing: the workers' caches drop what they must by themselves."""
 
     def close(self) -> None:
         from boardlab.solver.cluster import disconnect
