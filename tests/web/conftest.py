@@ -18,6 +18,10 @@ from boardlab.web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+# How long a page's waits last: the server and chromium share two cores with the other test
+# worker, and a reply that takes a second on a free machine can take many on a loaded one (the
+# tests check what the page shows, not how fast it comes).
+PAGE_TIMEOUT_MS = 60_000
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -94,7 +98,7 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
     pg = context.new_page()
     errors = watch_errors(pg)
-    pg.set_default_timeout(20_000)
+    pg.set_default_timeout(PAGE_TIMEOUT_MS)
     pg.goto(live_server + "/")
     pg.wait_for_selector("body[data-ready='1']")
     yield pg
@@ -135,7 +139,7 @@ def open_page(browser: Any, live_server: str) -> Iterator[Any]:
         )
         pg = ctx.new_page()
         contexts.append((ctx, watch_errors(pg)))
-        pg.set_default_timeout(20_000)
+        pg.set_default_timeout(PAGE_TIMEOUT_MS)
         pg.goto(live_server + "/")
         pg.wait_for_selector("body[data-ready='1']")
         return pg

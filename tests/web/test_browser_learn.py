@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.conftest import ensure_table, shot, watch_errors
+from tests.web.conftest import PAGE_TIMEOUT_MS, ensure_table, shot, watch_errors
 
 from boardlab.core.records import GameRecord
 
@@ -30,7 +30,7 @@ def learn_page(browser: Any, live_server: str) -> Any:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     pg = context.new_page()
     errors = watch_errors(pg)
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(PAGE_TIMEOUT_MS)
     pg.base = live_server  # type: ignore[attr-defined]
     yield pg
     context.close()

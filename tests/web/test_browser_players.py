@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.web.conftest import ensure_table
+from tests.web.conftest import PAGE_TIMEOUT_MS, ensure_table
 
 pytestmark = pytest.mark.browser
 
@@ -33,10 +33,8 @@ def hash_moves(page: Any) -> list[str]:
     return [m for m in str(got).split(",") if m]
 
 
-# A reply may be slow on a loaded machine (the tests here are about what the page shows, not
-# how fast the server answers): waits for the server get this long, and a wait that runs out
-# says what the page showed.
-REPLY_MS = 60_000
+# A wait for the server's reply that runs out says what the page showed.
+REPLY_MS = PAGE_TIMEOUT_MS
 
 
 def wait_for(page: Any, expression: str, arg: Any = None) -> None:
@@ -205,7 +203,7 @@ def test_no_console_error_on_any_page(
     seen: list[str] = []
     page.on("console", lambda m: seen.append(f"{m.type}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda exc: seen.append(str(exc)))
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     paths = [
         "/",
         "/#game=dotdash&variant=standard&size=13",

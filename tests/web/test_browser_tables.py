@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.conftest import serving, shot, watch_errors
+from tests.web.conftest import PAGE_TIMEOUT_MS, serving, shot, watch_errors
 from tests.web.test_browser import setup_game
 from tests.web.test_tables_web import built
 
@@ -35,7 +35,7 @@ def test_a_damaged_table_is_shown_as_damaged_and_can_be_rebuilt(
     context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
     page = context.new_page()
     errors = watch_errors(page)
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     page.goto(damaged_server + "/")
     page.wait_for_selector("body[data-ready='1']")
     setup_game(page, 3, "human", "4")

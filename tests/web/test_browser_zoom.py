@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.web.conftest import shot, watch_errors
+from tests.web.conftest import PAGE_TIMEOUT_MS, shot, watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ def phone(browser: Any, live_server: str) -> Iterator[Any]:
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
     pg = context.new_page()
     errors = watch_errors(pg)
-    pg.set_default_timeout(20_000)
+    pg.set_default_timeout(PAGE_TIMEOUT_MS)
     yield pg
     context.close()
     assert errors == [], f"console or page errors: {errors}"
