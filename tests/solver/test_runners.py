@@ -4,11 +4,12 @@ returned, and never more packs in flight than the memory budget allows."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pytest
 
 from boardlab.solver.plan import Pack
-from boardlab.solver.runners import DaskRunner, GiB, LocalRunner
+from boardlab.solver.runners import DaskRunner, GiB, LocalRunner, PackRunner, ThreadRunner
 
 _LOCK = threading.Lock()
 _NOW = [0, 0]  # tasks running now, the most at once
@@ -47,10 +48,23 @@ def test_the_local_runner_works_packs_in_order_with_its_budget() -> None:
     assert [(p.name, r) for p, r in got] == [(f"p{i}", (f"p{i}", 1234)) for i in range(3)]
 
 
-@pytest.mark.slow
-def test_dask_runs_one_pack_at_a_time_where_two_do_not_fit() -> None:
+def threads(budget: int) -> PackRunner:
+    return ThreadRunner(2, budget)
+
+
+def dask(budget: int) -> PackRunner:
+    return DaskRunner(None, budget, None, workers=2)
+
+
+# two threads of this process (a local verification) and a local Dask cluster (one like a
+# scheduler's, slower to start)
+RUNNERS = [threads, pytest.param(dask, marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("make", RUNNERS, ids=["threads", "dask"])
+def test_one_pack_at_a_time_where_two_do_not_fit(make: Callable[[int], PackRunner]) -> None:
     budget = GiB // 4  # the cache takes GiB // 8, the packs in flight the other GiB // 8
-    runner = DaskRunner(None, budget, None, workers=2)
+    runner = make(budget)
     _NOW[:] = [0, 0]
     try:
         task = lambda p, m: (_counted, (p.name, m))  # noqa: E731
@@ -62,9 +76,9 @@ def test_dask_runs_one_pack_at_a_time_where_two_do_not_fit() -> None:
     assert _NOW[1] == 1
 
 
-@pytest.mark.slow
-def test_dask_runs_packs_side_by_side_where_they_fit() -> None:
-    runner = DaskRunner(None, GiB, None, workers=2)
+@pytest.mark.parametrize("make", RUNNERS, ids=["threads", "dask"])
+def test_packs_side_by_side_where_they_fit(make: Callable[[int], PackRunner]) -> None:
+    runner = make(GiB)
     _BARRIER[:] = [threading.Barrier(2, timeout=60)]
     try:
         task = lambda p, m: (_together, (p.name, m))  # noqa: E731
@@ -72,3 +86,16 @@ def test_dask_runs_packs_side_by_side_where_they_fit() -> None:
     finally:
         runner.close()
     assert sorted(p.name for p, _ in got) == ["p0", "p1"]
+
+
+def test_a_failing_task_stops_the_threads_work_with_its_error() -> None:
+    runner = ThreadRunner(2, GiB)
+
+    def boom(name: str, memory: int) -> None:
+        raise ValueError(f"bad pack {name}")
+
+    try:
+        with pytest.raises(ValueError, match="bad pack p"):
+            list(runner.work(packs(3), lambda p, m: (boom, (p.name, m)), lambda p: 1, "boom"))
+    finally:
+        runner.close()

@@ -345,7 +345,7 @@ def test_a_stopped_verification_resumes_to_the_same_verdict(tmp_path: Path) -> N
 
 
 def test_ctrl_c_leaves_no_process_and_no_half_written_file(tmp_path: Path) -> None:
-    """SIGINT to the process group during a verification on a local cluster: exit 130, no
+    """SIGINT to the process group during a verification on two threads: exit 130, no
     process left, no temporary file, and the record (if any) whole."""
     rules = rules_for("classic", 4)
     build_table(rules, tmp_path)

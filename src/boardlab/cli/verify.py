@@ -36,8 +36,8 @@ def register(sub: Any) -> None:
         dest="jobs",
         type=int,
         default=None,
-        help="threads of a local Dask cluster (default: 1 up to 4×4, else the number of "
-        "cores); 1 checks without a cluster",
+        help="threads that check side by side in this process (default: 1 up to 4×4, "
+        "else the number of cores)",
     )
     p.add_argument(
         "--scheduler",

@@ -110,6 +110,35 @@ def solve_task(spec: dict[str, Any], folder: Path, plan: Plan, codec: str) -> Ta
     return task
 
 
+def feed(
+    todo: Sequence[Pack],
+    need: Callable[[Pack], int],
+    free: int,
+    slots: int,
+    submit: Callable[[Pack], Any],
+    first_done: Callable[[list[Any]], Any],
+    running: dict[Any, tuple[Pack, int]],
+) -> Iterator[tuple[Pack, Any]]:
+    """Submit `todo` in its order, at most `slots` at once and, beyond the first, only while
+    their `need` bytes fit in `free`; yield each pack with its future's result as it
+    finishes (a task's error is raised here). `running` holds the futures in flight, for a
+    caller that cancels them when stopped early."""
+    queue = list(todo)
+    in_use = 0
+    while queue or running:
+        while queue and len(running) < slots:
+            size = need(queue[0])
+            if running and in_use + size > free:
+                break
+            pack = queue.pop(0)
+            running[submit(pack)] = (pack, size)
+            in_use += size
+        for fut in first_done(list(running)):
+            pack, size = running.pop(fut)
+            in_use -= size
+            yield pack, fut.result()
+
+
 class LocalRunner:
     """Packs worked one after another in the calling thread."""
 
@@ -189,6 +218,23 @@ class ThreadRunner:
         self.cache_budget = max(GiB // 8, budget // 2)  # the child cache's; packs, the rest
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="boardlab-solve")
         self.writer = PackWriter(self.pool)  # files written between runs, by these threads
+
+    def work(
+        self, todo: Sequence[Pack], task: Task, need: Callable[[Pack], int], name: str
+    ) -> Iterator[tuple[Pack, Any]]:
+        """Work `todo` on the threads, two packs a thread in flight while their `need` bytes
+        fit beside the cache (the verifier's packs; `name` is for Dask's keys only)."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        def submit(pack: Pack) -> Any:
+            fn, args = task(pack, self.cache_budget)
+            return self.pool.submit(fn, *args)
+
+        def first_done(futures: list[Any]) -> Any:
+            return wait(futures, return_when=FIRST_COMPLETED)[0]
+
+        free = self.budget - self.cache_budget
+        yield from feed(todo, need, free, 2 * self.threads, submit, first_done, {})
 
     def run(
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
@@ -313,25 +359,18 @@ class DaskRunner:
         # threads, else a share for each worker process); the packs in flight, the other
         caches = 1 if self.in_process else self.workers
         cache_budget = max(GiB // 8, self.budget // (2 * caches))
+
+        def submit(pack: Pack) -> Any:
+            fn, args = task(pack, cache_budget)
+            return self.client.submit(fn, *args, key=f"{name}-{pack.name}", pure=False)
+
+        def first_done(futures: list[Any]) -> Any:
+            return wait(futures, return_when="FIRST_COMPLETED")[0]  # type: ignore[no-untyped-call]
+
+        self.running = {}
         free = self.budget - cache_budget * caches
-        queue = list(todo)
-        running = self.running = {}
-        in_use = 0
-        while queue or running:
-            while queue and len(running) < 2 * self.workers:
-                size = need(queue[0])
-                if running and in_use + size > free:
-                    break
-                pack = queue.pop(0)
-                fn, args = task(pack, cache_budget)
-                fut = self.client.submit(fn, *args, key=f"{name}-{pack.name}", pure=False)
-                running[fut] = (pack, size)
-                in_use += size
-            finished, _ = wait(list(running), return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
-            for fut in finished:
-                pack, size = running.pop(fut)
-                in_use -= size
-                yield pack, fut.result()  # re-raises a task's error here
+        slots = 2 * self.workers
+        yield from feed(todo, need, free, slots, submit, first_done, self.running)
 
     def run(
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str

@@ -1,4 +1,4 @@
-"""An independent, complete check of built tables: pack by pack, on Dask, resumable.
+"""An independent, complete check of built tables: pack by pack, in parallel, resumable.
 
 Every stored entry is derived again from the rules and the stored entries of the position's
 children, by the game's own checker (`boardlab.core.checks`, declared in
@@ -11,8 +11,9 @@ is then the only independent part, and the report says so).
 Before anything is checked, every pack must be present, of this ruleset and format, and pass
 its checksum over every byte; any of these failing is a `TableInputError` (one line, and
 nothing written). Then packs are checked in the solve's order (children tend to be in the
-cache), on a Dask cluster like the solve, or in this process with one worker. Packs do not
-depend on each other here: any order gives the same findings.
+cache), like the solve: by threads of this process sharing one cache of child tiers, or on
+the workers of a Dask cluster (`--scheduler`). Packs do not depend on each other here: any
+order gives the same findings.
 
 The record `verify.json` beside the tables keeps the findings of every pack checked, keyed by
 the checker and the checksums of the pack and of the packs holding its child tiers: a stopped
@@ -48,7 +49,14 @@ from boardlab.solver.engine import (
 )
 from boardlab.solver.folder import pack_path, read_manifest
 from boardlab.solver.plan import Pack, Plan, make_plan
-from boardlab.solver.runners import DaskRunner, LocalRunner, PackRunner, Task, plan_key
+from boardlab.solver.runners import (
+    DaskRunner,
+    LocalRunner,
+    PackRunner,
+    Task,
+    ThreadRunner,
+    plan_key,
+)
 from boardlab.solver.tierfile import FORMAT_VERSION, PackFile
 from boardlab.solver.verify_findings import KINDS, Finding, describe, kind_counts, kind_of
 from boardlab.solver.verify_moves import MovesChecker, checker_of, moves_checker, sample_by_rules
@@ -385,11 +393,13 @@ def verify_table(
     if scheduler is None:
         release_freed_arrays()
         budget = max(budget - resident_bytes(), MIN_BUDGET)
-    runner: PackRunner = (
-        LocalRunner(budget)
-        if workers <= 1 and scheduler is None
-        else DaskRunner(scheduler, budget, on_dashboard, workers)
-    )
+    runner: PackRunner
+    if scheduler is not None:
+        runner = DaskRunner(scheduler, budget, on_dashboard, workers)
+    elif workers > 1:
+        runner = ThreadRunner(workers, budget)
+    else:
+        runner = LocalRunner(budget)
     task = verify_task(spec, cspec, checker, folder, plan)
     name = f"verify-{plan_key(spec)}"
     try:
