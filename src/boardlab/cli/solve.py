@@ -217,6 +217,19 @@ def estimate_on_paper(args: argparse.Namespace, rules: Any) -> int:
 
 
 LOG_EVERY = 60.0
+# Below this share of the positions the rate so far says little of the rest (a 6×6 solve's
+# first levels hold a handful of positions, and its first minutes gave "1.5 million years"):
+# the plain lines say the time left is not known yet.
+KNOWN_AFTER = 0.01
+
+
+def time_left(positions: int, total: int, rate: float) -> str:
+    """The plain progress line's time left, from the rate so far (positions a second)."""
+    from boardlab.solver.estimate import span
+
+    if rate <= 0 or positions < KNOWN_AFTER * total:
+        return "time left not known yet"
+    return f"about {span((total - positions) / rate)} left"
 
 
 @contextmanager
@@ -232,8 +245,6 @@ def tier_progress(
         err_console.print(f"Dask dashboard: {link}", soft_wrap=True, highlight=False)
 
     if not err_console.is_terminal:
-        from boardlab.solver.estimate import span
-
         state: dict[str, float] = {}
 
         def line(level: int, done: int, packs: int, positions: int, total: int) -> None:
@@ -246,7 +257,7 @@ def tier_progress(
             state["last"], state["level"] = now, level
             dt = now - state["t0"]
             rate = (positions - state["p0"]) / dt if dt > 0 else 0.0
-            left = f"about {span((total - positions) / rate)} left" if rate > 0 else ""
+            left = time_left(positions, total, rate)
             stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
             log_line(
                 f"{stamp} level {level}: {done}/{packs} {unit}; {positions:,}/{total:,} positions "
