@@ -33,20 +33,19 @@ def hash_moves(page: Any) -> list[str]:
     return [m for m in str(got).split(",") if m]
 
 
-# A wait for the server's reply that runs out says what the page showed.
-REPLY_MS = PAGE_TIMEOUT_MS
-
-
 def wait_for(page: Any, expression: str, arg: Any = None) -> None:
+    """`page.wait_for_function`, whose timeout says what the page showed meanwhile."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
     try:
-        page.wait_for_function(expression, arg=arg, timeout=REPLY_MS)
-    except Exception as exc:
+        page.wait_for_function(expression, arg=arg)
+    except PageTimeout as exc:
         shown = page.evaluate(
             "() => [location.hash, document.getElementById('status-text').textContent,"
             " document.getElementById('message').textContent]"
         )
         raise AssertionError(
-            f"waited {REPLY_MS} ms for {expression!r}; the page showed {shown}"
+            f"waited {PAGE_TIMEOUT_MS} ms for {expression!r}; the page showed {shown}"
         ) from exc
 
 

@@ -117,12 +117,13 @@ def feed(
     slots: int,
     submit: Callable[[Pack], Any],
     first_done: Callable[[list[Any]], Any],
-    running: dict[Any, tuple[Pack, int]],
+    running: dict[Any, tuple[Pack, int]] | None = None,
 ) -> Iterator[tuple[Pack, Any]]:
     """Submit `todo` in its order, at most `slots` at once and, beyond the first, only while
     their `need` bytes fit in `free`; yield each pack with its future's result as it
-    finishes (a task's error is raised here). `running` holds the futures in flight, for a
-    caller that cancels them when stopped early."""
+    finishes (a task's error is raised here). `running`, if given, holds the futures in
+    flight, for a caller that cancels them when stopped early."""
+    running = {} if running is None else running
     queue = list(todo)
     in_use = 0
     while queue or running:
@@ -234,7 +235,7 @@ class ThreadRunner:
             return wait(futures, return_when=FIRST_COMPLETED)[0]
 
         free = self.budget - self.cache_budget
-        yield from feed(todo, need, free, 2 * self.threads, submit, first_done, {})
+        yield from feed(todo, need, free, 2 * self.threads, submit, first_done)
 
     def run(
         self, spec: dict[str, Any], folder: Path, todo: list[Pack], plan: Plan, codec: str
