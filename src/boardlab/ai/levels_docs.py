@@ -61,7 +61,7 @@ def _league(b: BoardLevels) -> str:
     if league is None:
         return "unknown"
     parts = [league.date or "date unknown"]
-    parts.append(f"{league.games} games a pairing" if league.games else "games unknown")
+    parts.append(f"{league.games} games each way" if league.games else "games unknown")
     parts.append(f"seed {league.seed}" if league.seed is not None else "seed unknown")
     parts.append(f"commit {league.commit}" if league.commit else "commit unknown")
     if league.steps:
