@@ -24,16 +24,9 @@ import numpy as np
 import numpy.typing as npt
 from _machine import header
 
-from boardlab.core.retrograde import (
-    DRAW,
-    INVALID,
-    NO_CHILD_CODES,
-    NONE,
-    child_addresses,
-    child_value,
-    pooled_work,
-    side_by_side,
-)
+from boardlab.core.retrograde_body import child_value
+from boardlab.core.retrograde_children import NO_CHILD_CODES, child_addresses, side_by_side
+from boardlab.core.retrograde_work import DRAW, INVALID, NONE, pooled_work
 from boardlab.core.tiers import TierGame
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.solver.api import ensure_table, require_game

@@ -11,15 +11,9 @@ import numba as nb
 import numpy as np
 import pytest
 
-from boardlab.core.retrograde import (
-    DRAW,
-    INVALID,
-    NO_CHILD_CODES,
-    child_addresses,
-    child_code,
-    run_solve,
-    work_arrays,
-)
+from boardlab.core.retrograde import run_solve
+from boardlab.core.retrograde_children import NO_CHILD_CODES, child_addresses, child_code
+from boardlab.core.retrograde_work import DRAW, INVALID, work_arrays
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.games.dodgem.tiers import DodgemTiers
 from boardlab.solver.api import build_table, open_table

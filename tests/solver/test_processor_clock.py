@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from boardlab.core import retrograde
-from boardlab.core.retrograde import processor_clock, stamp
+from boardlab.core import timing
+from boardlab.core.timing import processor_clock, stamp
 from boardlab.games.dodgem.rules import rules_for
 from boardlab.solver.api import build_table
 
@@ -25,7 +25,7 @@ def test_stamp_reads_processor_time_only_inside_processor_clock() -> None:
         other.start()
         other.join()
         assert got[0] > 0.0  # every thread of the process
-    assert stamp()[1] == 0.0 and retrograde._CPU_CLOCK == [0]
+    assert stamp()[1] == 0.0 and timing._CPU_CLOCK == [0]
 
 
 def test_a_solve_reads_processor_times_only_when_asked(
@@ -44,4 +44,4 @@ def test_a_solve_reads_processor_times_only_when_asked(
     timings: dict[str, float] = {}
     build_table(rules_for("classic", 3), tmp_path / "b", 2, timings=timings)
     assert seen and timings["first pass cpu"] > 0
-    assert retrograde._CPU_CLOCK == [0]
+    assert timing._CPU_CLOCK == [0]

@@ -51,8 +51,8 @@ class TierKernel:
     unmoves: Callable[..., int]
     max_moves: int  # most moves (and un-moves) one position can have
     # optional: the game's own compiled entry to the retrograde kernel, faster and cached
-    # (see boardlab.core.retrograde.solve_tier_body); without it the solver passes the three
-    # functions to a generic kernel
+    # (see boardlab.core.retrograde_body.solve_tier_body); without it the solver passes the
+    # three functions to a generic kernel
     solve: Callable[..., int] | None = None
     # optional, likewise: the game's own entry to `reach_tier_body` (reachability in stats)
     reach: Callable[..., int] | None = None
@@ -61,8 +61,8 @@ class TierKernel:
     first_pass: Callable[..., int] | None = None
     propagate: Callable[..., int] | None = None
     # whether `solve` and `first_pass` read the children where they lie: `child_base` then
-    # holds their addresses (`boardlab.core.retrograde.child_addresses`), and `child_codes`
-    # is unused; otherwise the children are copied side by side (`side_by_side`)
+    # holds their addresses (`boardlab.core.retrograde_children.child_addresses`), and
+    # `child_codes` is unused; otherwise the children are copied side by side (`side_by_side`)
     child_addresses: bool = False
 
 
@@ -112,8 +112,9 @@ class TierGame(Protocol):
         """How many positions of the whole game hold each code among a stored tier's `codes`
         (int64, 65536 long): each entry weighed by the positions it stands for. With `out`,
         added into it (and returned): a pack's counts without an array per tier. `tally`,
-        where the solve has it, counts each code of `codes` (`boardlab.core.retrograde.tally`):
-        a game whose entries of the tier all weigh alike may use it instead of the codes."""
+        where the solve has it, counts each code of `codes`
+        (`boardlab.core.retrograde_work.tally`): a game whose entries of the tier all weigh
+        alike may use it instead of the codes."""
         ...
 
     def tier_name(self, tier: int) -> str:

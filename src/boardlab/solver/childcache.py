@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from boardlab.core.retrograde import release_work
+from boardlab.core.retrograde_work import release_work
 from boardlab.core.tiers import TierGame, tier_game_from_spec
 from boardlab.solver.folder import pack_path
 from boardlab.solver.tierfile import PackFile

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from boardlab.core.errors import BoardLabError, CorruptTableError
-from boardlab.core.retrograde import add_time, processor_clock, stamp
 from boardlab.core.tiers import TierGame
+from boardlab.core.timing import add_time, processor_clock, stamp
 from boardlab.solver.childcache import shared_game
 from boardlab.solver.folder import done_packs, pack_path, read_manifest, totals, write_manifest
 from boardlab.solver.packsolve import PHASES

@@ -10,20 +10,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from boardlab.core.retrograde import (
+from boardlab.core.retrograde import run_solve
+from boardlab.core.retrograde_work import (
     BAD_CHILD,
     NO_MOVES,
     TOO_BIG,
     TOO_DEEP,
-    Stamp,
-    add_time,
     pooled_work,
-    processor_clock,
-    run_solve,
-    stamp,
     tally,
 )
 from boardlab.core.tiers import TierGame
+from boardlab.core.timing import Stamp, add_time, processor_clock, stamp
 from boardlab.solver.childcache import child_cache, shared_game
 from boardlab.solver.folder import pack_path, summarise
 from boardlab.solver.plan import Pack, SolveError, make_plan

@@ -14,8 +14,8 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from boardlab.core.retrograde import stamp
 from boardlab.core.tiers import TierGame
+from boardlab.core.timing import stamp
 from boardlab.solver.childcache import child_cache, release_caches, shared_game
 from boardlab.solver.folder import pack_path
 from boardlab.solver.packsolve import (

@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.errors import BoardLabError
-from boardlab.core.retrograde import run_reach
+from boardlab.core.retrograde_reach import run_reach
 from boardlab.solver.api import Tablebase
 from boardlab.solver.plan import tier_levels
 

@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from boardlab.core.checks import BAD_CHILD, TierChecker
 from boardlab.core.outcome import Value
-from boardlab.core.retrograde import side_by_side
+from boardlab.core.retrograde_children import side_by_side
 from boardlab.core.tiers import TierGame
 
 MAX_REPORTED = 20

@@ -19,7 +19,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from boardlab.core.retrograde import add_time, stamp
+from boardlab.core.timing import add_time, stamp
 from boardlab.solver.tierfile import commit_pack, stage_pack
 
 MAX_PENDING = 4  # files waiting to be written, at most (each holds a pack's codes)

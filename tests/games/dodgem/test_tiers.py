@@ -9,14 +9,8 @@ import pytest
 
 from boardlab.core.errors import NotationError
 from boardlab.core.outcome import Value
-from boardlab.core.retrograde import (
-    NO_CHILD_CODES,
-    PARKED,
-    child_addresses,
-    side_by_side,
-    tally,
-    work_arrays,
-)
+from boardlab.core.retrograde_children import NO_CHILD_CODES, child_addresses, side_by_side
+from boardlab.core.retrograde_work import PARKED, tally, work_arrays
 from boardlab.core.tiers import TierGame
 from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import EXIT, DodgemRules, rules_for

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardlab.core.checks import BAD_CHILD
-from boardlab.core.retrograde import child_addresses, child_code
+from boardlab.core.retrograde_children import child_addresses, child_code
 from boardlab.games.dodgem.rules import DodgemRules
 from boardlab.games.dodgem.tiers import DodgemTiers, placements
 
@@ -198,8 +198,8 @@ def _address(codes: U16) -> int:
 def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, own, views, out):
     """The code every position of the full tier (a, b) must hold, into `out`.
 
-    The codes are read where they lie (`boardlab.core.retrograde.child_code`, addresses in
-    two-byte units, none copied): the tier's own codes (full layout) from `own`, and
+    The codes are read where they lie (`boardlab.core.retrograde_children.child_code`,
+    addresses in two-byte units, none copied): the tier's own codes (full layout) from `own`, and
     `views[s, k]` for side s's forward moves into key k: (where the child's stored codes
     start, swapped), swapped meaning the child is stored as its colour-swapped image. `mv` =
     (count0, bit0, key0, num0, count1, bit1, key1, num1), the flattened move tables of

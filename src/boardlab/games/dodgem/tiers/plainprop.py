@@ -1,6 +1,6 @@
 """The kernel's propagation for a Dodgem tier stored without the mirror and without passes
 (every variant but Piecepack), with the un-moves written into it: the same levels, states and
-queue as `boardlab.core.retrograde.propagate_body` (it is tested against it), but a decided
+queue as `boardlab.core.retrograde_body.propagate_body` (it is tested against it), but a decided
 position's parents are worked out and updated in one loop, straight from the packed un-move
 records, instead of being listed first and then read back."""
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from boardlab.core.retrograde import (
+from boardlab.core.retrograde_body import _ctz, _queue, finish_propagation
+from boardlab.core.retrograde_work import (
     CNT_ONE,
     CTL_TOP,
     DECIDED,
@@ -17,9 +18,6 @@ from boardlab.core.retrograde import (
     MAX_REMOTENESS,
     TOO_DEEP,
     WIN,
-    _ctz,
-    _queue,
-    finish_propagation,
 )
 
 

@@ -5,21 +5,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from boardlab.core.retrograde import (
-    INVALID,
-    reach_tier_body,
-)
+from boardlab.core.retrograde_reach import reach_tier_body
+from boardlab.core.retrograde_work import INVALID
 from boardlab.games.dodgem.kernel import BLOCKED_PASSES
-from boardlab.games.dodgem.tiers.kernel import (
-    _in_way,
-    dodgem_moves,
-    dodgem_primitive,
-)
-from boardlab.games.dodgem.tiers.layout import (
-    P_BLOCKED,
-    P_MIR,
-)
-from boardlab.games.dodgem.tiers.rowpass import _row_shape, _shared_moves
+from boardlab.games.dodgem.tiers.kernel import _in_way, dodgem_moves, dodgem_primitive
+from boardlab.games.dodgem.tiers.layout import P_BLOCKED, P_MIR
+from boardlab.games.dodgem.tiers.rows import _row_shape, _shared_moves
 
 
 @nb.njit(cache=True, inline="always")
@@ -84,7 +75,7 @@ def _follow(
 
 @nb.njit(cache=True, inline="always")
 def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot, idx):
-    """`boardlab.core.retrograde.reach_tier_body` for a tier stored without the mirror, in
+    """`boardlab.core.retrograde_reach.reach_tier_body` for a tier stored without the mirror, in
     sweeps instead of depth first. A mark is 1 when reached and 2 once its moves are
     followed. The first side's positions are swept row by row (same x: the same moves, their
     children at a fixed stride in y, as in `_first_pass_rows`), the second side's column by
@@ -168,8 +159,8 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
 
 @nb.njit(cache=True, nogil=True, _nrt=False)
 def dodgem_reach_tier(ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx):
-    """`boardlab.core.retrograde.reach_tier_body` for the Dodgem family: `_reach_rows` where
-    the tier is stored without the mirror (as in the full game `stats` walks)."""
+    """`boardlab.core.retrograde_reach.reach_tier_body` for the Dodgem family: `_reach_rows`
+    where the tier is stored without the mirror (as in the full game `stats` walks)."""
     if ctx[0][P_MIR]:
         return reach_tier_body(
             dodgem_primitive,
