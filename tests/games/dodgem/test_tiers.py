@@ -16,7 +16,6 @@ from boardlab.games.dodgem.notation import DodgemPosition
 from boardlab.games.dodgem.rules import EXIT, DodgemRules, rules_for
 from boardlab.games.dodgem.tiers import (
     DodgemTiers,
-    dodgem_solve_tier,
     dodgem_solve_tier_plain,
     from_spec,
     placements,
@@ -170,9 +169,12 @@ def test_weighted_counts_of_any_codes_are_the_orbit_times_their_counts() -> None
     ids=str,
 )
 def test_row_pass_agrees_with_the_kernels_own_pass(rules: DodgemRules, symmetric: bool) -> None:
-    """The solver's Dodgem entry (a first pass row by row) and the kernel's first pass one
-    position at a time give the same codes and remoteness for every tier."""
+    """The solver's Dodgem entries for the adapter's flavour of tier (a first pass row by
+    row; whole, and in the two halves a solve with --timings calls) and the kernel's first
+    pass one position at a time give the same codes and remoteness for every tier."""
     game = DodgemTiers(rules, symmetric=symmetric)
+    kernel = game.kernel  # the entries of this flavour of tier: mirror or not, passes or not
+    assert kernel.solve is not None and kernel.first_pass and kernel.propagate
     plan = make_plan(game)
     fast: dict[int, np.ndarray] = {}
     work = work_arrays(max(game.tier_size(t) for t in plan.pack_of), game.kernel.max_moves)
@@ -185,9 +187,13 @@ def test_row_pass_agrees_with_the_kernels_own_pass(rules: DodgemRules, symmetric
             ctx = game.tier_context(tier)
             a, b = np.zeros(size, np.uint16), np.zeros(size, np.uint16)
             mm = game.kernel.max_moves
-            ra = dodgem_solve_tier(ctx, size, mm, NO_CHILD_CODES, where, a, work)
+            ra = kernel.solve(ctx, size, mm, NO_CHILD_CODES, where, a, work)
             counted = tally(work, ra).copy()
             assert work[1][PARKED] == -1  # what the row pass parked is gone: no level takes it
+            halves = np.zeros(size, np.uint16)  # the two halves, as a solve with --timings
+            assert kernel.first_pass(ctx, size, NO_CHILD_CODES, where, halves, work) >= 0
+            assert kernel.propagate(ctx, size, halves, work) == ra
+            assert np.array_equal(halves, a), game.tier_name(tier)
             rb = dodgem_solve_tier_plain(ctx, size, mm, kids, base, b, work)
             assert ra == rb >= 0, game.tier_name(tier)
             assert np.array_equal(a, b), game.tier_name(tier)

@@ -38,7 +38,7 @@ from boardlab.games.dodgem.tiers.layout import Placements, line_squares, placeme
 from boardlab.games.dodgem.tiers.reach import dodgem_reach_tier
 from boardlab.games.dodgem.tiers.rowpass import (
     KERNEL_FUNCS,
-    dodgem_solve_tier,
+    dodgem_entries,
     dodgem_solve_tier_plain,
 )
 
@@ -46,8 +46,8 @@ __all__ = [
     "KERNEL_FUNCS",
     "DodgemTiers",
     "Placements",
+    "dodgem_entries",
     "dodgem_reach_tier",
-    "dodgem_solve_tier",
     "dodgem_solve_tier_plain",
     "from_spec",
     "line_squares",

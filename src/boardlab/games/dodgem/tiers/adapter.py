@@ -36,9 +36,7 @@ from boardlab.games.dodgem.tiers.reach import (
     dodgem_reach_tier,
 )
 from boardlab.games.dodgem.tiers.rowpass import (
-    dodgem_first_pass,
-    dodgem_propagate,
-    dodgem_solve_tier,
+    dodgem_entries,
 )
 
 
@@ -81,16 +79,17 @@ class DodgemTiers:
 
     @cached_property
     def kernel(self) -> TierKernel:
-        """The compiled functions."""
+        """The compiled functions (the entries of this adapter's flavour of tier)."""
+        solve, first_pass, propagate = dodgem_entries(self.mirror, self.rules.blocked == "passes")
         return TierKernel(
             dodgem_primitive,
             dodgem_moves,
             dodgem_unmoves,
             3 * (self.rules.size - 1) + 1,
-            solve=dodgem_solve_tier,
+            solve=solve,
             reach=dodgem_reach_tier,
-            first_pass=dodgem_first_pass,
-            propagate=dodgem_propagate,
+            first_pass=first_pass,
+            propagate=propagate,
             child_addresses=True,
         )
 
