@@ -87,7 +87,7 @@ class DodgemTiers:
             dodgem_unmoves,
             3 * (self.rules.size - 1) + 1,
             solve=solve,
-            reach=dodgem_reach_tier,
+            reach=dodgem_reach_tier(self.mirror),
             first_pass=first_pass,
             propagate=propagate,
             child_addresses=True,

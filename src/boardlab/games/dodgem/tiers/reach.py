@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba as nb
 import numpy as np
 
@@ -9,7 +11,7 @@ from boardlab.core.retrograde_reach import reach_tier_body
 from boardlab.core.retrograde_work import INVALID
 from boardlab.games.dodgem.kernel import BLOCKED_PASSES
 from boardlab.games.dodgem.tiers.kernel import _in_way, dodgem_moves, dodgem_primitive
-from boardlab.games.dodgem.tiers.layout import P_BLOCKED, P_MIR
+from boardlab.games.dodgem.tiers.layout import P_BLOCKED
 from boardlab.games.dodgem.tiers.rows import _row_shape, _shared_moves
 
 
@@ -158,21 +160,31 @@ def _reach_rows(ctx, mark, child_marks, child_base, codes, counts, pending, slot
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False)
-def dodgem_reach_tier(ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx):
-    """`boardlab.core.retrograde_reach.reach_tier_body` for the Dodgem family: `_reach_rows`
-    where the tier is stored without the mirror (as in the full game `stats` walks)."""
-    if ctx[0][P_MIR]:
-        return reach_tier_body(
-            dodgem_primitive,
-            dodgem_moves,
-            ctx,
-            mark,
-            child_marks,
-            child_base,
-            codes,
-            counts,
-            stack,
-            slot,
-            idx,
-        )
+def reach_rows(ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx):
+    """`boardlab.core.retrograde_reach.reach_tier_body` for the Dodgem family, for a tier
+    stored without the mirror (as in the full game `stats` walks): `_reach_rows`."""
     return _reach_rows(ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx)
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def reach_mirror(ctx, mark, child_marks, child_base, codes, counts, stack, slot, idx):
+    """The same for a tier stored with the mirror: the kernel's own walk."""
+    return reach_tier_body(
+        dodgem_primitive,
+        dodgem_moves,
+        ctx,
+        mark,
+        child_marks,
+        child_base,
+        codes,
+        counts,
+        stack,
+        slot,
+        idx,
+    )
+
+
+def dodgem_reach_tier(mirror: bool) -> Any:
+    """The compiled reachability walk for tiers stored with the mirror or not (one entry
+    each, so that a process compiles only the one it walks)."""
+    return reach_mirror if mirror else reach_rows
