@@ -116,14 +116,11 @@ def _mirror_shared_moves(params, blob, child_base, side, g, sc):
         base = child_base[params[P_SLOTS + side * k + k2]]
         koff = blob[params[O_KOFF] + k2]
         zform, mz, zr, znb, znf = _forms(params, blob, koff, z)
-        # the child tier is (k2, o) with the other side to move, stored swapped as (o, k2)
-        # where its first key is the larger (the first side moving: (k2, b); the second: its
-        # child (a, k2) is stored as such unless a > k2)
-        if side == 0:
-            row = not (sym and k2 > o)
-        else:
-            row = sym and o > k2
-        if row:
+        # the child tier: (k2, b) when the first side moves, (a, k2) when the second does,
+        # stored swapped where its first key is the larger; its first placement is then z
+        # (K_ROW) for the first side's move not swapped and the second side's swapped
+        swapped = sym != 0 and (k2 > o if side == 0 else o > k2)
+        if swapped == (side == 1):
             sc[F_KIND * MW + nj] = K_ROW
             sc[F_BASE * MW + nj] = base + _half(params, blob, k2, o) + znb * osz + znf * oh
             sc[F_SEL * MW + nj] = zform
