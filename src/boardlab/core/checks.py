@@ -6,7 +6,7 @@ entries of the tier itself and of its child tiers. The verifier (`boardlab.solve
 compares the two and names every difference; it knows the game only through this interface and
 the tier adapter (which tiers are stored, in which packs).
 
-Derived codes are the solver's codes (`boardlab.core.retrograde`: 0 no position, 1 draw,
+Derived codes are the solver's codes (`boardlab.core.retrograde_work`: 0 no position, 1 draw,
 2 + 2r win in r, 3 + 2r loss in r, for the side to move) or `BAD_CHILD`: a position one of whose
 moves leads to an entry stored as no position, so that nothing can be derived for it.
 

@@ -18,8 +18,8 @@ game can build its entry point without depending on the solver.
 This module drives a solve (`run_solve`, and the generic `solve_tier`); the kernel's parts
 live beside it, one job each: `retrograde_work` (codes, work arrays), `retrograde_children`
 (reading the child tiers), `retrograde_body` (the first pass and the propagation),
-`retrograde_reach` (the reachability walk) and `timing` (the phases' clocks). Their public
-names are also importable from here, as they were before the split.
+`retrograde_reach` (the reachability walk) and `timing` (the phases' clocks); import their
+names from them.
 """
 
 from __future__ import annotations
@@ -31,107 +31,13 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from boardlab.core.retrograde_body import (
-    begin,
-    child_value,
-    finish,
-    finish_propagation,
-    first_pass_body,
-    propagate_body,
-    queued,
-    record,
-    solve_tier_body,
-)
-from boardlab.core.retrograde_children import (
-    NO_CHILD_CODES,
-    child_addresses,
-    child_code,
-    child_run,
-    prefetch,
-    side_by_side,
-)
-from boardlab.core.retrograde_reach import reach_tier, reach_tier_body, run_reach
-from boardlab.core.retrograde_work import (
-    BAD_CHILD,
-    CNT_ONE,
-    CTL_CLEAN,
-    CTL_TOP,
-    DECIDED,
-    DRAW,
-    DRAWN,
-    HEADS,
-    INVALID,
-    LINE,
-    MAX_INSIDE,
-    MAX_REMOTENESS,
-    NO_MOVES,
-    NONE,
-    PARKED,
-    POOL_SLACK,
-    TALLY,
-    TOO_BIG,
-    TOO_DEEP,
-    WIN,
-    pooled_work,
-    release_work,
-    tally,
-    work_arrays,
-)
-from boardlab.core.timing import Stamp, add_time, processor_clock, stamp
+from boardlab.core.retrograde_body import solve_tier_body
+from boardlab.core.retrograde_children import NO_CHILD_CODES, child_addresses, side_by_side
+from boardlab.core.retrograde_work import pooled_work
+from boardlab.core.timing import add_time, stamp
 
 if TYPE_CHECKING:
     from boardlab.core.tiers import TierKernel
-
-__all__ = [
-    "BAD_CHILD",
-    "CNT_ONE",
-    "CTL_CLEAN",
-    "CTL_TOP",
-    "DECIDED",
-    "DRAW",
-    "DRAWN",
-    "HEADS",
-    "INVALID",
-    "LINE",
-    "MAX_INSIDE",
-    "MAX_REMOTENESS",
-    "NONE",
-    "NO_CHILD_CODES",
-    "NO_MOVES",
-    "PARKED",
-    "POOL_SLACK",
-    "TALLY",
-    "TOO_BIG",
-    "TOO_DEEP",
-    "WIN",
-    "Stamp",
-    "add_time",
-    "begin",
-    "child_addresses",
-    "child_code",
-    "child_run",
-    "child_value",
-    "finish",
-    "finish_propagation",
-    "first_pass_body",
-    "pooled_work",
-    "prefetch",
-    "processor_clock",
-    "propagate_body",
-    "queued",
-    "reach_tier",
-    "reach_tier_body",
-    "record",
-    "release_work",
-    "run_reach",
-    "run_solve",
-    "side_by_side",
-    "solve_tier",
-    "solve_tier_body",
-    "stamp",
-    "tally",
-    "work_arrays",
-]
 
 
 def run_solve(
