@@ -21,7 +21,7 @@ from boardlab.cli.main import main
 from boardlab.core.checks import BAD_CHILD
 from boardlab.games.dodgem.rules import DodgemRules, rules_for
 from boardlab.games.dodgem.tiers import DodgemTiers, tiers_for
-from boardlab.games.dodgem.verify_rules import checker_for
+from boardlab.games.dodgem.verify_rules import TILE, checker_for
 from boardlab.solver.api import build_table, table_path
 from boardlab.solver.folder import pack_path
 from boardlab.solver.packsolve import solve_in_memory
@@ -99,14 +99,18 @@ def test_checker_agrees_with_the_rules_object_on_damaged_tables(variant: str) ->
                 assert np.array_equal(got, codes[t])
 
 
-def test_the_adapter_moves_check_agrees_on_4x4() -> None:
-    rules = rules_for("classic", 4)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_adapter_moves_check_agrees_on_4x4(variant: str) -> None:
+    """On the largest 4×4 tier, whose placements fill more than one band of the checker's
+    second-side pass, the compiled rules and the adapter's moves derive the same codes."""
+    rules = rules_for(variant, 4)
     game = tiers_for(rules)
     assert game is not None
     checker, by_moves = checker_for(rules), MovesChecker(game)
     assert checker is not None
     codes = solve_in_memory(game)
     t = max(codes, key=lambda k: len(codes[k]))
+    assert max(checker.board.key_size[k] for k in divmod(t, checker.board.keys)) > TILE
     broken = codes[t].copy()
     broken[np.flatnonzero(broken)[::50]] = 1
     for tier_codes in (codes[t], broken):
