@@ -377,6 +377,46 @@ def test_ctrl_c_leaves_no_process_and_no_half_written_file(tmp_path: Path) -> No
         json.loads((folder / RECORD).read_text())
 
 
+@pytest.mark.slow
+def test_sigterm_ends_a_verification_and_keeps_what_it_checked(tmp_path: Path) -> None:
+    """SIGTERM (`kill`, a service manager) during a 5×5 verification on two threads, started
+    as a shell starts a background job (Ctrl-C ignored): it ends as Ctrl-C would, with no
+    process and no temporary file left, and its record holds every pack the progress had
+    counted, so a rerun goes on from there to the verdict of a whole run."""
+    rules = rules_for("classic", 5)
+    build_table(rules, tmp_path, 2)
+    folder = table_path(rules, tmp_path)
+    cmd = [sys.executable, "-m", "boardlab", "verify", "--size", "5", "--workers", "2"]
+    proc = subprocess.Popen(
+        [*cmd, "--tables", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    assert proc.stderr is not None
+    counted = 0
+    while counted < 30:  # well into the check, far from its end
+        line = proc.stderr.readline()
+        assert line, "the verification ended before it was stopped"
+        counted = int(line.split(" packs")[0].split()[-1].split("/")[0])
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "interrupted"
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)
+    assert not list(folder.glob(".*"))
+    packs = len(make_plan(DodgemTiers(rules)).packs)
+    kept = len(json.loads((folder / RECORD).read_text())["packs"])
+    assert counted <= kept < packs
+    game, checker = tiers_for(rules), checker_for(rules)
+    assert game is not None and checker is not None
+    rest = verify_table(game, checker, folder)
+    assert rest.ok and rest.resumed == kept and rest.packs == packs
+
+
 def test_the_local_cluster_listens_on_this_machine_only() -> None:
     import psutil
 

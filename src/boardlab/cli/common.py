@@ -48,6 +48,20 @@ def catch_interrupts() -> Any:
     return previous
 
 
+def catch_termination() -> Any:
+    """Make SIGTERM (`kill`, a service manager stopping the command) end the command as Ctrl-C
+    does, so that its cleanup runs and what it finished is kept; returns the handler to put
+    back afterwards (None when nothing was changed: not the main thread, or a handler that is
+    not the default)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is not signal.SIG_DFL:
+        return None
+    signal.signal(signal.SIGTERM, _on_sigint)
+    return previous
+
+
 def log_line(text: str) -> None:
     """One line of plain progress on stderr, written whole: `print` writes the text and its
     newline apart, and Ctrl-C between the two would run the next message onto the line."""

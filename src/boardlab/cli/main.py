@@ -93,9 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     import signal
 
-    from boardlab.cli.common import catch_interrupts
+    from boardlab.cli.common import catch_interrupts, catch_termination
 
     previous = catch_interrupts()
+    previous_term = catch_termination()
     try:
         status: int = args.func(args)
         return status
@@ -110,6 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
+        if previous_term is not None:
+            signal.signal(signal.SIGTERM, previous_term)
 
 
 def entry() -> int:

@@ -64,7 +64,8 @@ from boardlab.solver.verify_moves import MovesChecker, checker_of, moves_checker
 RECORD = "verify.json"
 RECORD_FORMAT = 1
 SAVE_EVERY = 2.0  # seconds between writes of the record, at least
-SAVE_SHARE = 0.02  # and at most this share of the time spent writing it (6×6: 45,163 packs)
+SAVE_SHARE = 0.02  # and at most this share of processor time in writing it (6×6: 45,163 packs)
+SAVE_MOST = 30.0  # but at most this many seconds: a kill loses no more checking than that
 PER_PACK = 8  # findings kept per pack
 MAX_REPORTED = 20
 
@@ -178,13 +179,14 @@ class Record:
         if not self.dirty or self.failed is not None:
             return
         tmp = self.path.with_name(f".{RECORD}.{os.getpid()}.tmp")
-        t0 = time.monotonic()
+        t0 = time.thread_time()  # not the wall clock: at low priority a write can wait long
         try:
             tmp.write_text(json.dumps({**self.head, "packs": self.packs}, sort_keys=True) + "\n")
             os.replace(tmp, self.path)
             self.dirty = False
             self._saved = time.monotonic()
-            self._every = max(SAVE_EVERY, (self._saved - t0) / SAVE_SHARE)
+            cost = time.thread_time() - t0
+            self._every = min(SAVE_MOST, max(SAVE_EVERY, cost / SAVE_SHARE))
         except OSError as exc:
             self.failed = f"cannot write {self.path}: {exc.strerror or exc}"
         finally:
