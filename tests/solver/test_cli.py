@@ -204,7 +204,7 @@ def test_estimate_predicts_without_solving(
     assert status == 0
     for line in ("tiers in", "time on 1 core", "time on 8 cores"):
         assert line in out
-    assert "peak memory" in out and "disk: at most" in out
+    assert "peak memory" in out and "disk: about" in out and "reading children" in out
     # nothing solved: the folder holds only the prediction, which the page reads
     assert [p.name for p in tmp_path.iterdir()] == [".estimates"]
     assert [p.name for p in (tmp_path / ".estimates").iterdir()] == [
@@ -215,14 +215,23 @@ def test_estimate_predicts_without_solving(
     assert est.seconds_on(8) <= est.seconds_on(2) <= est.one_core_seconds
 
 
-def test_stand_in_children_hold_valid_codes_in_the_stated_mix() -> None:
+def test_stand_in_children_hold_valid_codes_in_the_stated_mix_and_runs() -> None:
     import numpy as np
 
-    from boardlab.solver.estimate import STAND_IN_MIX, stand_in_codes
+    from boardlab.solver.estimate import STAND_IN_DEPTH, STAND_IN_MIX, STAND_IN_RUN, stand_in_codes
 
-    codes = stand_in_codes(100_000, seed=7)
-    assert codes.dtype == np.uint16 and len(codes) == 100_000 and codes.min() >= 1
+    n = 1_000_000
+    codes = stand_in_codes(n, seed=7)
+    assert codes.dtype == np.uint16 and len(codes) == n and codes.min() >= 1
     draw = float(np.mean(codes == 1))
     win = float(np.mean((codes >= 2) & (codes % 2 == 0)))
-    assert abs(draw - STAND_IN_MIX[0]) < 0.01 and abs(win - STAND_IN_MIX[1]) < 0.01
-    assert np.array_equal(codes, stand_in_codes(100_000, seed=7))  # reproducible
+    assert abs(draw - STAND_IN_MIX[0]) < 0.02 and abs(win - STAND_IN_MIX[1]) < 0.02
+    # runs of the stated mean length: two runs in a row share a code when both are draws, or
+    # both wins (or losses) of the same remoteness, one of STAND_IN_DEPTH
+    d, w, lo = STAND_IN_MIX
+    same = d * d + (w * w + lo * lo) / STAND_IN_DEPTH
+    runs = int(np.count_nonzero(np.diff(codes))) + 1
+    assert abs(n / runs - STAND_IN_RUN / (1 - same)) < 0.1 * STAND_IN_RUN / (1 - same)
+    assert np.array_equal(codes, stand_in_codes(n, seed=7))  # reproducible
+    other = stand_in_codes(1000, seed=1, mix=(0.0, 1.0, 0.0), run=1.0)
+    assert np.all((other >= 2) & (other % 2 == 0))  # all wins when the mix says so
