@@ -348,22 +348,30 @@ def test_a_stopped_verification_resumes_to_the_same_verdict(tmp_path: Path) -> N
     assert healed.ok and healed.resumed < len(plan.packs)
 
 
+def verifying(size: int, tables: Path, on_sigint: Any) -> subprocess.Popen[str]:
+    """`boardlab verify` of classic SIZE on two threads, started in a group of its own, as a
+    terminal starts a command (Ctrl-C handled: SIG_DFL) or a shell a background job (Ctrl-C
+    ignored: SIG_IGN); its progress lines readable from `stderr`."""
+    cmd = [sys.executable, "-m", "boardlab", "verify", "--size", str(size), "--workers", "2"]
+    proc = subprocess.Popen(
+        [*cmd, "--tables", str(tables)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, on_sigint),
+    )
+    assert proc.stderr is not None
+    return proc
+
+
 def test_ctrl_c_leaves_no_process_and_no_half_written_file(tmp_path: Path) -> None:
     """SIGINT to the process group during a verification on two threads: exit 130, no
     process left, no temporary file, and the record (if any) whole."""
     rules = rules_for("classic", 4)
     build_table(rules, tmp_path)
     folder = table_path(rules, tmp_path)
-    cmd = [sys.executable, "-m", "boardlab", "verify", "--size", "4", "--workers", "2"]
-    proc = subprocess.Popen(
-        [*cmd, "--tables", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert proc.stderr is not None
+    proc = verifying(4, tmp_path, signal.SIG_DFL)
     first = proc.stderr.readline()  # the first progress line: the check has begun
     assert "packs" in first
     os.killpg(proc.pid, signal.SIGINT)
@@ -386,16 +394,7 @@ def test_sigterm_ends_a_verification_and_keeps_what_it_checked(tmp_path: Path) -
     rules = rules_for("classic", 5)
     build_table(rules, tmp_path, 2)
     folder = table_path(rules, tmp_path)
-    cmd = [sys.executable, "-m", "boardlab", "verify", "--size", "5", "--workers", "2"]
-    proc = subprocess.Popen(
-        [*cmd, "--tables", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
-    )
-    assert proc.stderr is not None
+    proc = verifying(5, tmp_path, signal.SIG_IGN)
     counted = 0
     while counted < 30:  # well into the check, far from its end
         line = proc.stderr.readline()

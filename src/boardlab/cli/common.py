@@ -39,13 +39,7 @@ def catch_interrupts() -> Any:
     """Make Ctrl-C stick for the command about to run (main thread, default handler only);
     returns the handler to put back afterwards (None when nothing was changed)."""
     _interrupted.clear()
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is not signal.default_int_handler:
-        return None
-    signal.signal(signal.SIGINT, _on_sigint)
-    return previous
+    return _catch(signal.SIGINT, signal.default_int_handler)
 
 
 def catch_termination() -> Any:
@@ -53,12 +47,16 @@ def catch_termination() -> Any:
     does, so that its cleanup runs and what it finished is kept; returns the handler to put
     back afterwards (None when nothing was changed: not the main thread, or a handler that is
     not the default)."""
+    return _catch(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _catch(signum: int, default: Any) -> Any:
     if threading.current_thread() is not threading.main_thread():
         return None
-    previous = signal.getsignal(signal.SIGTERM)
-    if previous is not signal.SIG_DFL:
+    previous = signal.getsignal(signum)
+    if previous is not default:
         return None
-    signal.signal(signal.SIGTERM, _on_sigint)
+    signal.signal(signum, _on_sigint)
     return previous
 
 

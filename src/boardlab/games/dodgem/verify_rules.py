@@ -193,6 +193,36 @@ def _cleared(mover, other, misere):
     return 0
 
 
+@nb.njit(cache=True, inline="always")
+def _position(mover, other, nm, rbit, rat, rstride, i, passed, blocked, misere):
+    """The code a position must hold: `mover` the cars of the side to move, `other` the other
+    side's. Its moves j < nm land on the square bits `rbit[j]` (blocked by the other side's
+    cars there) and lead to the child entries at `rat[j] + i * rstride[j]`; `passed` is the
+    entry after a pass, for a side that passes when blocked."""
+    if mover & other:
+        return 0
+    done = _cleared(mover, other, misere)
+    if done:
+        return done
+    lost = 1 << 30
+    won = -1
+    drawn = False
+    bad = False
+    legal = 0
+    for j in range(nm):
+        if rbit[j] & other:
+            continue
+        legal += 1
+        lost, drawn, won, bad = _fold(child_code(rat[j] + i * rstride[j]), lost, drawn, won, bad)
+    if legal == 0:
+        if blocked == 0:
+            return 2
+        if blocked == 1:
+            return 3
+        lost, drawn, won, bad = _fold(child_code(passed), lost, drawn, won, bad)
+    return _result(lost, drawn, won, bad)
+
+
 def _address(codes: U16) -> int:
     """Where `codes` lie in memory, in two-byte units (see `derive_full`)."""
     return int(child_addresses([codes])[0])
@@ -217,7 +247,6 @@ def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, o
     rbit = np.empty(width, np.int64)
     rat = np.empty(width, np.int64)
     rstride = np.empty(width, np.int64)
-    big = 1 << 30
     # the first side to move: a row x shares its placement and its moves
     for x in range(asz):
         g0 = offa + x
@@ -242,35 +271,10 @@ def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, o
                     rstride[j] = 1
         for y in range(bsz):
             p = x * bsz + y
-            m1 = masks1[offb + y]
-            if m0 & m1:
-                out[p] = 0
-                continue
-            done = _cleared(m0, m1, misere)
-            if done:
-                out[p] = done
-                continue
-            lost = big
-            won = -1
-            drawn = False
-            bad = False
-            legal = 0
-            for j in range(nm):
-                if rbit[j] & m1:
-                    continue
-                legal += 1
-                lost, drawn, won, bad = _fold(
-                    child_code(rat[j] + y * rstride[j]), lost, drawn, won, bad
-                )
-            if legal == 0:
-                if blocked == 0:
-                    out[p] = 2
-                    continue
-                if blocked == 1:
-                    out[p] = 3
-                    continue
-                lost, drawn, won, bad = _fold(child_code(own + half + p), lost, drawn, won, bad)
-            out[p] = _result(lost, drawn, won, bad)
+            passed = own + half + p  # the same placements, the other side to move
+            out[p] = _position(
+                m0, masks1[offb + y], nm, rbit, rat, rstride, y, passed, blocked, misere
+            )
     # the second side to move: a column y shares its placement and its moves; the columns
     # are taken a band of TILE rows at a time, so that each child is read along its rows
     for x0 in range(0, asz, TILE):
@@ -298,35 +302,9 @@ def derive_full(a, b, ksize, koff, masks0, masks1, mv, width, blocked, misere, o
                         rstride[j] = k2sz
             for x in range(x0, x1):
                 p = half + x * bsz + y
+                passed = own + p - half
                 m0 = masks0[offa + x]
-                if m0 & m1:
-                    out[p] = 0
-                    continue
-                done = _cleared(m1, m0, misere)
-                if done:
-                    out[p] = done
-                    continue
-                lost = big
-                won = -1
-                drawn = False
-                bad = False
-                legal = 0
-                for j in range(nm):
-                    if rbit[j] & m0:
-                        continue
-                    legal += 1
-                    lost, drawn, won, bad = _fold(
-                        child_code(rat[j] + x * rstride[j]), lost, drawn, won, bad
-                    )
-                if legal == 0:
-                    if blocked == 0:
-                        out[p] = 2
-                        continue
-                    if blocked == 1:
-                        out[p] = 3
-                        continue
-                    lost, drawn, won, bad = _fold(child_code(own + p - half), lost, drawn, won, bad)
-                out[p] = _result(lost, drawn, won, bad)
+                out[p] = _position(m1, m0, nm, rbit, rat, rstride, x, passed, blocked, misere)
 
 
 @nb.njit(cache=True, nogil=True)
