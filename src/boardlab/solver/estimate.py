@@ -8,8 +8,9 @@ thread's processor clock (what a quiet machine's wall clock would show; a busy m
 not inflate it). A level's time is its tiers' positions times their class's time per position,
 plus its packs' writing, plus its reading of children: each child tier once, and again each
 time the solve's cache of children (half the memory budget, least recently used out) has
-dropped it since, as the plan's order of packs has it. On N cores each level takes at least
-as long as its slowest tier.
+dropped it since, as the plan's order of packs has it. On N cores a level's solving and
+writing are shared and its reading is not (the threads read through one cache, under its
+lock), and each level takes at least as long as its slowest tier.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from boardlab.solver.tierfile import BLOCK_ENTRIES, DEFAULT_CODEC, compress, dec
 
 SAMPLES_PER_CLASS = 3
 MANY_SAMPLES_CLASS = 22  # above 4 M positions a class is sampled by one tier
-MAX_SAMPLE_CLASS = MANY_SAMPLES_CLASS  # the board on paper samples its measured board up to this
 
 
 @dataclass
