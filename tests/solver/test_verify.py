@@ -365,6 +365,17 @@ def verifying(size: int, tables: Path, on_sigint: Any) -> subprocess.Popen[str]:
     return proc
 
 
+def stopped_cleanly(proc: subprocess.Popen[str], folder: Path) -> None:
+    """The stopped verification said "interrupted" and exited 130, leaving no process of its
+    group and no temporary file beside the tables."""
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "interrupted"
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)
+    assert not list(folder.glob(".*"))
+
+
 def test_ctrl_c_leaves_no_process_and_no_half_written_file(tmp_path: Path) -> None:
     """SIGINT to the process group during a verification on two threads: exit 130, no
     process left, no temporary file, and the record (if any) whole."""
@@ -375,12 +386,7 @@ def test_ctrl_c_leaves_no_process_and_no_half_written_file(tmp_path: Path) -> No
     first = proc.stderr.readline()  # the first progress line: the check has begun
     assert "packs" in first
     os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert err.strip().splitlines()[-1] == "interrupted"
-    with pytest.raises(ProcessLookupError):
-        os.killpg(proc.pid, 0)
-    assert not list(folder.glob(".*"))
+    stopped_cleanly(proc, folder)
     if (folder / RECORD).exists():
         json.loads((folder / RECORD).read_text())
 
@@ -401,12 +407,7 @@ def test_sigterm_ends_a_verification_and_keeps_what_it_checked(tmp_path: Path) -
         assert line, "the verification ended before it was stopped"
         counted = int(line.split(" packs")[0].split()[-1].split("/")[0])
     os.kill(proc.pid, signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert err.strip().splitlines()[-1] == "interrupted"
-    with pytest.raises(ProcessLookupError):
-        os.killpg(proc.pid, 0)
-    assert not list(folder.glob(".*"))
+    stopped_cleanly(proc, folder)
     packs = len(make_plan(DodgemTiers(rules)).packs)
     kept = len(json.loads((folder / RECORD).read_text())["packs"])
     assert counted <= kept < packs
