@@ -87,45 +87,25 @@ def estimate(
     by_class: dict[int, list[int]] = {}
     for t in sorted(level_of):
         by_class.setdefault(_class(game.tier_size(t)), []).append(t)
-    spp: dict[int, float] = {}
-    sampled = sampled_pos = raw = packed = 0
-    write = read = 0.0
     t_all = time.perf_counter()
-    # warm the compiled code on the smallest tier first, so compile time is not counted
-    smallest = min(level_of, key=game.tier_size)
-    solve_one_tier(game, smallest, stand_ins(game, smallest))
+    warm_kernel(game, list(level_of))
+    spp: dict[int, float] = {}
+    sampled = TierSample()
     for cls, tiers in sorted(by_class.items()):
-        many = samples if cls <= MANY_SAMPLES_CLASS else 1
-        picks = tiers[:: max(1, len(tiers) // many)][:many]
-        seconds = 0.0
-        positions = 0
-        for t in picks:
-            kids = stand_ins(game, t)
-            t0 = time.thread_time()  # processor time: a busy machine does not inflate it
-            codes = solve_one_tier(game, t, kids)[0]
-            game.weighted_counts(t, codes)  # as a solve counts each tier's values
-            seconds += time.thread_time() - t0
-            del kids
-            positions += len(codes)
-            blobs, spent = _written(codes)
-            write += spent
-            read += _read_back(blobs, codes)
-            raw += len(codes)
-            packed += sum(len(b) for b in blobs)
-        spp[cls] = seconds / max(1, positions)
-        sampled += len(picks)
-        sampled_pos += positions
+        got = sample_tiers(game, picks(tiers, cls, samples))
+        spp[cls] = got.solve_seconds / max(1, got.positions)
+        sampled.add(got)
     est = Estimate(
         tiers=len(level_of),
         positions=plan.positions,
         levels=len(plan.levels),
-        sampled_tiers=sampled,
-        sampled_positions=sampled_pos,
+        sampled_tiers=sampled.tiers,
+        sampled_positions=sampled.positions,
         sample_seconds=0.0,
         seconds_per_position=spp,
-        write_seconds_per_position=write / max(1, sampled_pos),
-        read_seconds_per_position=read / max(1, sampled_pos),
-        bytes_per_position=packed / max(1, raw),
+        write_seconds_per_position=sampled.write_seconds / max(1, sampled.positions),
+        read_seconds_per_position=sampled.read_seconds / max(1, sampled.positions),
+        bytes_per_position=sampled.packed_bytes / max(1, sampled.positions),
         budget=budget,
     )
     reads = child_reads(game, plan, budget // 2)
@@ -151,6 +131,63 @@ def estimate(
     est.peak_worker_bytes = BYTES_PER_POSITION * game.tier_size(biggest) + 4 * children + blob
     est.disk_bytes = int(est.bytes_per_position * plan.positions)
     return est
+
+
+@dataclass
+class TierSample:
+    """What solving a few tiers with stand-in children measured: processor seconds of
+    solving and counting, of writing their codes as a pack and of reading them back, and
+    the bytes the codes took packed."""
+
+    tiers: int = 0
+    positions: int = 0
+    solve_seconds: float = 0.0
+    write_seconds: float = 0.0
+    read_seconds: float = 0.0
+    packed_bytes: int = 0
+
+    def add(self, other: TierSample) -> None:
+        """Add another sample's figures to these."""
+        self.tiers += other.tiers
+        self.positions += other.positions
+        self.solve_seconds += other.solve_seconds
+        self.write_seconds += other.write_seconds
+        self.read_seconds += other.read_seconds
+        self.packed_bytes += other.packed_bytes
+
+
+def picks(tiers: list[int], cls: int, samples: int) -> list[int]:
+    """The tiers of size class `cls` to sample: `samples` spread over them by id, one alone
+    above 2^MANY_SAMPLES_CLASS positions."""
+    many = samples if cls <= MANY_SAMPLES_CLASS else 1
+    return tiers[:: max(1, len(tiers) // many)][:many]
+
+
+def warm_kernel(game: TierGame, tiers: list[int]) -> None:
+    """Solve the smallest of `tiers` once, so that loading the compiled code is not timed."""
+    smallest = min(tiers, key=game.tier_size)
+    solve_one_tier(game, smallest, stand_ins(game, smallest))
+
+
+def sample_tiers(game: TierGame, tiers: list[int]) -> TierSample:
+    """Solve `tiers` with stand-in children and count their values as a solve does, then
+    write their codes as a pack holds them and read them back, each step timed by this
+    thread's processor clock (a busy machine does not inflate it)."""
+    out = TierSample()
+    for t in tiers:
+        kids = stand_ins(game, t)
+        t0 = time.thread_time()
+        codes = solve_one_tier(game, t, kids)[0]
+        game.weighted_counts(t, codes)
+        out.solve_seconds += time.thread_time() - t0
+        del kids
+        blobs, spent = _written(codes)
+        out.write_seconds += spent
+        out.read_seconds += _read_back(blobs, codes)
+        out.tiers += 1
+        out.positions += len(codes)
+        out.packed_bytes += sum(len(b) for b in blobs)
+    return out
 
 
 def _written(codes: npt.NDArray[np.uint16]) -> tuple[list[bytes], float]:

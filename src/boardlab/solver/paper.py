@@ -16,7 +16,6 @@ follows its edges). Each level takes at least as long as its largest tier on one
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,11 +23,10 @@ from typing import Any
 
 from boardlab.core.errors import UsageError
 from boardlab.core.registry import AnyRules, get_game
-from boardlab.solver.estimate import MANY_SAMPLES_CLASS, span, stand_ins
+from boardlab.solver.estimate import TierSample, picks, sample_tiers, span, warm_kernel
 from boardlab.solver.folder import read_manifest
-from boardlab.solver.packsolve import BYTES_PER_POSITION, solve_one_tier
+from boardlab.solver.packsolve import BYTES_PER_POSITION
 from boardlab.solver.plan import PACK_POSITIONS, PACK_TIERS, tier_levels
-from boardlab.solver.tierfile import BLOCK_ENTRIES, DEFAULT_CODEC, compress, narrow
 
 KERNEL_LIMIT = 1 << 29  # indices of the largest tier the kernel takes (its 32-bit events)
 CLUSTER_CORES = 1000
@@ -50,40 +48,26 @@ class Sample:
 
 def sample_rates(game: Any, samples: int = SAMPLES_PER_CLASS) -> Sample:
     """Solve a few tiers of the largest size classes of `game` (one tier of each class above
-    2^MANY_SAMPLES_CLASS indices) with stand-in children, timing each with this thread's
-    processor clock, and compress their codes as a pack is written, timed likewise."""
+    2^MANY_SAMPLES_CLASS indices) with stand-in children and write their codes as a pack,
+    as `estimate` samples them (`sample_tiers`)."""
     by_class: dict[int, list[int]] = {}
     for t in game.tiers():
         by_class.setdefault(_class(game.tier_size(t)), []).append(t)
     classes = sorted(by_class)[-SAMPLE_CLASSES:]
-    smallest = min(by_class[min(by_class)], key=game.tier_size)
-    solve_one_tier(game, smallest, stand_ins(game, smallest))  # load the compiled code
+    warm_kernel(game, game.tiers())
     spp: dict[int, float] = {}
-    raw = packed = tiers = positions = 0
-    writing = 0.0
+    total = TierSample()
     for cls in classes:
-        pool = by_class[cls]
-        many = samples if cls <= MANY_SAMPLES_CLASS else 1
-        picks = pool[:: max(1, len(pool) // many)][:many]
-        seconds = 0.0
-        count = 0
-        for t in picks:
-            kids = stand_ins(game, t)
-            t0 = time.thread_time()
-            codes = solve_one_tier(game, t, kids)[0]
-            seconds += time.thread_time() - t0
-            del kids
-            count += len(codes)
-            t0 = time.thread_time()
-            arr = narrow(codes)
-            for lo in range(0, len(arr), BLOCK_ENTRIES):
-                packed += len(compress(arr[lo : lo + BLOCK_ENTRIES].tobytes(), DEFAULT_CODEC))
-            writing += time.thread_time() - t0
-            raw += len(arr)
-        spp[cls] = seconds / max(1, count)
-        tiers += len(picks)
-        positions += count
-    return Sample(spp, writing / max(1, positions), packed / max(1, raw), tiers, positions)
+        got = sample_tiers(game, picks(by_class[cls], cls, samples))
+        spp[cls] = got.solve_seconds / max(1, got.positions)
+        total.add(got)
+    return Sample(
+        spp,
+        total.write_seconds / max(1, total.positions),
+        total.packed_bytes / max(1, total.positions),
+        total.tiers,
+        total.positions,
+    )
 
 
 @dataclass
