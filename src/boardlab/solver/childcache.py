@@ -25,14 +25,6 @@ OPEN_PACKS = 64  # pack files a worker keeps open
 T = TypeVar("T")
 
 
-class _Reading:
-    """A tier that one thread is reading from its file; others that want it wait for it."""
-
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.codes: npt.NDArray[np.uint16] | None = None  # None: the read failed
-
-
 class ChildCache:
     """Decompressed child tiers (uint16), least recently used dropped beyond `budget` bytes."""
 
@@ -43,87 +35,40 @@ class ChildCache:
         # open pack files, most recently used last: a pack holds many small tiers, and its
         # header (checked in full when opened) is read once, not once per tier
         self._files: OrderedDict[Path, PackFile] = OrderedDict()
-        self._users: dict[PackFile, int] = {}  # threads reading from each pack file now
-        self._retired: set[PackFile] = set()  # dropped from `_files`, closed when unused
-        self._reading: dict[tuple[str, int], _Reading] = {}  # tiers being read, by key
-        self._lock = threading.Lock()  # guards the fields above; never held while reading
+        self._lock = threading.Lock()
 
     def _pack(self, path: Path, hint: str) -> PackFile:
-        """The open pack file at `path`, counted as in use until `_done_with` (the lock
-        held). A file pushed out of the open ones while a thread reads it is closed when
-        that thread is done with it."""
         pf = self._files.get(path)
         if pf is not None:
             self._files.move_to_end(path)
-        else:
-            pf = self._files[path] = PackFile(path, hint)
-            while len(self._files) > OPEN_PACKS:
-                old = self._files.popitem(last=False)[1]
-                if old in self._users:
-                    self._retired.add(old)
-                else:
-                    old.close()
-        self._users[pf] = self._users.get(pf, 0) + 1
+            return pf
+        pf = self._files[path] = PackFile(path, hint)
+        while len(self._files) > OPEN_PACKS:
+            self._files.popitem(last=False)[1].close()
         return pf
-
-    def _done_with(self, pf: PackFile) -> None:
-        """One thread less reads `pf` (the lock held)."""
-        left = self._users.pop(pf) - 1
-        if left:
-            self._users[pf] = left
-        elif pf in self._retired:
-            self._retired.discard(pf)
-            pf.close()
 
     def close(self) -> None:
         """Close the pack files and drop the cached tiers."""
         with self._lock:
-            for pf in [*self._files.values(), *self._retired]:
+            for pf in self._files.values():
                 pf.close()
             self._files.clear()
-            self._retired.clear()
-            self._users.clear()
             self._items.clear()
             self.used = 0
 
     def get(self, folder: Path, tier: int, pack: str, hint: str) -> npt.NDArray[np.uint16]:
-        """The codes of a solved tier, from the cache or its pack file. Threads decompress
-        different tiers side by side (the cache's lock is not held while a tier is read); a
-        thread that asks for a tier another is reading waits for that one's result."""
+        """The codes of a solved tier, from the cache or its pack file."""
         key = self.key(folder, tier)
         with self._lock:
             arr = self._items.get(key)
             if arr is not None:
                 self._items.move_to_end(key)
                 return arr
-            reading = self._reading.get(key)
-            if reading is None:
-                reading = self._reading[key] = _Reading()
-                mine = True
-            else:
-                mine = False
-        if not mine:
-            reading.done.wait()
-            if reading.codes is None:  # the reader failed: read it again, to raise here too
-                return self.get(folder, tier, pack, hint)
-            return reading.codes
-        try:
-            path = pack_path(folder, pack)
-            wait_written(path)  # a pack dropped from the cache before its file was written
-            with self._lock:
-                pf = self._pack(path, hint)
-            try:
-                arr = pf.tier_codes(tier)
-            finally:
-                with self._lock:
-                    self._done_with(pf)
-            with self._lock:
-                self._store(key, arr)
-            reading.codes = arr
-        finally:
-            with self._lock:
-                del self._reading[key]
-            reading.done.set()
+        path = pack_path(folder, pack)
+        wait_written(path)  # a pack dropped from the cache before its file was written
+        with self._lock:
+            arr = self._pack(path, hint).tier_codes(tier)
+            self._store(key, arr)
         return arr
 
     def put(self, folder: Path, tier: int, codes: npt.NDArray[np.uint16]) -> None:
