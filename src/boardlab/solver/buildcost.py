@@ -6,9 +6,9 @@ never runs `estimate` (tens of seconds to minutes of sampling). The time comes f
 - this machine's own estimate, when `boardlab solve --estimate` has been run here: it
   stores its prediction beside the tables (`.estimates/<ruleset>.json`), read back here;
 - else the indexed positions of the plan over a stored rate: a whole 6×6 solve in one run on
-  two cores of the 2-core reference machine (blocked-loses, 2026-11-28: 198,054 M positions
-  in 3,631 s, about 54.5 M positions a second, `docs/solver.md`; 5×5 classic's 240 M take
-  4.4 s at it, and 4.5 s warm there).
+  two cores of the 2-core reference machine (classic, 2026-11-28: 198,054 M positions in
+  3,440 s, about 57.6 M positions a second, `docs/solver.md`; 5×5 classic's 240 M take
+  4.2 s at it, and 3.0-3.6 s warm there).
 
 Counting a 6×6 plan's positions walks its 106,953 tiers (seconds), so the counts of the
 boards too big for the page are stored (the package's data/positions.txt); other boards are
@@ -31,7 +31,7 @@ from typing import Any
 PAGE_BUILD_LIMIT_S = 300.0
 """A build longer than this (on this machine) is not started from the web page."""
 
-REFERENCE_POSITIONS_PER_S = 54.5e6
+REFERENCE_POSITIONS_PER_S = 57.6e6
 """Positions a second of a whole solve on two cores of the reference machine (see above)."""
 
 DISK_BYTES_PER_POSITION = 0.124
