@@ -50,11 +50,12 @@ def sample_rates(game: Any, samples: int = SAMPLES_PER_CLASS) -> Sample:
     """Solve a few tiers of the largest size classes of `game` (one tier of each class above
     2^MANY_SAMPLES_CLASS indices) with stand-in children and write their codes as a pack,
     as `estimate` samples them (`sample_tiers`)."""
+    tiers = game.tiers()
     by_class: dict[int, list[int]] = {}
-    for t in game.tiers():
+    for t in tiers:
         by_class.setdefault(_class(game.tier_size(t)), []).append(t)
     classes = sorted(by_class)[-SAMPLE_CLASSES:]
-    warm_kernel(game, game.tiers())
+    warm_kernel(game, tiers)
     spp: dict[int, float] = {}
     total = TierSample()
     for cls in classes:
