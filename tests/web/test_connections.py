@@ -47,20 +47,47 @@ def test_address_keys_group_ipv6_by_64() -> None:
     assert address_key("testclient") == "testclient"
 
 
+class Clock:
+    """A clock the test moves by hand, so that no line depends on how fast the machine is."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_refusals_are_logged_once_per_address_a_minute(caplog: Caplog) -> None:
-    refusals = RefusalLog("connections")
+    clock = Clock()
+    refusals = RefusalLog("connections", clock=clock)
     with caplog.at_level(logging.WARNING, logger="boardlab.web"):
         for _ in range(500):
             refusals.refused("192.0.2.1", "cap")
+            clock.now += 0.1  # 50 s in all: still within the minute
         refusals.refused("192.0.2.2", "cap")
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 2 and all("refused from" in line for line in lines)
 
 
-def test_the_refusal_log_stays_bounded_under_many_addresses(caplog: Caplog) -> None:
-    refusals = RefusalLog("connections", keep=100)
+def test_a_refused_address_logs_again_after_a_minute_with_its_count(caplog: Caplog) -> None:
+    clock = Clock()
+    refusals = RefusalLog("connections", clock=clock)
     with caplog.at_level(logging.WARNING, logger="boardlab.web"):
-        for n in range(10_000):  # all within the minute: none is old enough to forget
+        for _ in range(30):
+            refusals.refused("192.0.2.1", "cap")
+            clock.now += 1.0
+        clock.now += 30.0  # the first line is now 60 s old
+        refusals.refused("192.0.2.1", "cap")
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2
+    assert lines[0].endswith("(1 in the last minute)")
+    assert lines[1].endswith("(30 in the last minute)")  # the 29 held back, and this one
+
+
+def test_the_refusal_log_stays_bounded_under_many_addresses(caplog: Caplog) -> None:
+    refusals = RefusalLog("connections", keep=100, clock=Clock())
+    with caplog.at_level(logging.WARNING, logger="boardlab.web"):
+        for n in range(10_000):  # all at one moment: none is old enough to forget
             refusals.refused(f"2001:db8:{n // 256:x}:{n % 256:x}::/64", "cap")
             refusals.refused("192.0.2.1", "cap")  # a key that keeps refusing stays known
     assert len(refusals) <= 100

@@ -18,7 +18,7 @@ import logging
 import os
 import resource
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,10 +49,17 @@ class RefusalLog:
     """Log refusals at most once per address (key) and `every` seconds, with the count of
     refusals since that key's last line. Remembers at most `keep` keys: past that, the key
     refused least recently is forgotten (it logs again on its next refusal), so an address
-    that keeps being refused stays known and keeps to one line a minute."""
+    that keeps being refused stays known and keeps to one line a minute. `clock` gives the
+    time in seconds (monotonic by default; tests pass their own)."""
 
-    def __init__(self, what: str, every: float = 60.0, keep: int = 4096) -> None:
-        self.what, self.every, self.keep = what, every, max(1, keep)
+    def __init__(
+        self,
+        what: str,
+        every: float = 60.0,
+        keep: int = 4096,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.what, self.every, self.keep, self.clock = what, every, max(1, keep), clock
         # key -> (time of its last line, refusals since); least recently refused first
         self._last: dict[str, tuple[float, int]] = {}
 
@@ -60,7 +67,7 @@ class RefusalLog:
         return len(self._last)
 
     def refused(self, key: str, reason: str) -> None:
-        now = time.monotonic()
+        now = self.clock()
         at, count = self._last.pop(key, (-self.every - 1.0, 0))
         count += 1
         if now - at < self.every:
