@@ -57,13 +57,18 @@ class Clock:
         return self.now
 
 
+def refuse_steadily(refusals: RefusalLog, clock: Clock, times: int, step: float) -> None:
+    """Refuse 192.0.2.1 `times` times, `step` seconds apart."""
+    for _ in range(times):
+        refusals.refused("192.0.2.1", "cap")
+        clock.now += step
+
+
 def test_refusals_are_logged_once_per_address_a_minute(caplog: Caplog) -> None:
     clock = Clock()
     refusals = RefusalLog("connections", clock=clock)
     with caplog.at_level(logging.WARNING, logger="boardlab.web"):
-        for _ in range(500):
-            refusals.refused("192.0.2.1", "cap")
-            clock.now += 0.1  # 50 s in all: still within the minute
+        refuse_steadily(refusals, clock, 500, 0.1)  # 50 s in all: still within the minute
         refusals.refused("192.0.2.2", "cap")
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 2 and all("refused from" in line for line in lines)
@@ -73,9 +78,7 @@ def test_a_refused_address_logs_again_after_a_minute_with_its_count(caplog: Capl
     clock = Clock()
     refusals = RefusalLog("connections", clock=clock)
     with caplog.at_level(logging.WARNING, logger="boardlab.web"):
-        for _ in range(30):
-            refusals.refused("192.0.2.1", "cap")
-            clock.now += 1.0
+        refuse_steadily(refusals, clock, 30, 1.0)
         clock.now += 30.0  # the first line is now 60 s old
         refusals.refused("192.0.2.1", "cap")
     lines = [r.getMessage() for r in caplog.records]
