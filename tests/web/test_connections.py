@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from tests.web.friends.helpers import ManualClock
 
 from boardlab.web import create_app
 from boardlab.web.connections import (
@@ -47,25 +48,16 @@ def test_address_keys_group_ipv6_by_64() -> None:
     assert address_key("testclient") == "testclient"
 
 
-class Clock:
-    """A clock the test moves by hand, so that no line depends on how fast the machine is."""
-
-    def __init__(self) -> None:
-        self.now = 1_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def refuse_steadily(refusals: RefusalLog, clock: Clock, times: int, step: float) -> None:
-    """Refuse 192.0.2.1 `times` times, `step` seconds apart."""
+def refuse_steadily(refusals: RefusalLog, clock: ManualClock, times: int, step: float) -> None:
+    """Refuse 192.0.2.1 `times` times, `step` seconds apart (time moves only by hand, so no
+    line depends on how fast the machine is)."""
     for _ in range(times):
         refusals.refused("192.0.2.1", "cap")
-        clock.now += step
+        clock.advance(step)
 
 
 def test_refusals_are_logged_once_per_address_a_minute(caplog: Caplog) -> None:
-    clock = Clock()
+    clock = ManualClock()
     refusals = RefusalLog("connections", clock=clock)
     with caplog.at_level(logging.WARNING, logger="boardlab.web"):
         refuse_steadily(refusals, clock, 500, 0.1)  # 50 s in all: still within the minute
@@ -75,11 +67,11 @@ def test_refusals_are_logged_once_per_address_a_minute(caplog: Caplog) -> None:
 
 
 def test_a_refused_address_logs_again_after_a_minute_with_its_count(caplog: Caplog) -> None:
-    clock = Clock()
+    clock = ManualClock()
     refusals = RefusalLog("connections", clock=clock)
     with caplog.at_level(logging.WARNING, logger="boardlab.web"):
         refuse_steadily(refusals, clock, 30, 1.0)
-        clock.now += 30.0  # the first line is now 60 s old
+        clock.advance(30.0)  # the first line is now 60 s old
         refusals.refused("192.0.2.1", "cap")
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 2
@@ -88,7 +80,7 @@ def test_a_refused_address_logs_again_after_a_minute_with_its_count(caplog: Capl
 
 
 def test_the_refusal_log_stays_bounded_under_many_addresses(caplog: Caplog) -> None:
-    refusals = RefusalLog("connections", keep=100, clock=Clock())
+    refusals = RefusalLog("connections", keep=100, clock=ManualClock())
     with caplog.at_level(logging.WARNING, logger="boardlab.web"):
         for n in range(10_000):  # all at one moment: none is old enough to forget
             refusals.refused(f"2001:db8:{n // 256:x}:{n % 256:x}::/64", "cap")
